@@ -1,0 +1,1 @@
+"""The ``recollect-graph`` command line: a thin click layer over the library."""

@@ -1,0 +1,161 @@
+"""Entry point of the ``recollect-graph`` command."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from typing import Any
+
+import click
+
+from recollect_graph import __version__
+from recollect_graph.cli.neo4j_cmd import neo4j_group
+from recollect_graph.cli.output import emit_json, handle_errors, json_option, progress, table
+from recollect_graph.errors import InvalidInput
+from recollect_graph.facade import Recollect
+from recollect_graph.services.doctor import run_doctor
+from recollect_graph.settings import Settings
+
+
+@click.group()
+@click.version_option(__version__, prog_name="recollect-graph")
+@click.option("-v", "--verbose", count=True, help="Log more (-v info, -vv debug) to stderr.")
+def cli(verbose: int) -> None:
+    """recollect-graph: knowledge memory on Neo4j.
+
+    With no NEO4J_URI set, commands that need the database start (or attach to) the embedded
+    Neo4j. Every command takes --json.
+
+    \b
+    Example:
+      recollect-graph init && recollect-graph cypher 'SHOW INDEXES YIELD name, type, state'
+    """
+    level = logging.WARNING - 10 * min(verbose, 2)
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+
+
+cli.add_command(neo4j_group)
+
+
+@cli.command("config")
+@json_option
+@handle_errors
+def config_cmd(as_json: bool) -> None:
+    """Print the effective settings (secrets masked).
+
+    \b
+    Example:
+      NEO4J_URI=bolt://127.0.0.1:7687 recollect-graph config --json
+    """
+    data = Settings.from_env().masked()
+    if as_json:
+        emit_json(data)
+    else:
+        width = max(len(k) for k in data)
+        for k, v in data.items():
+            click.echo(f"{k.ljust(width)}  {v}")
+
+
+@cli.command("init")
+@click.option(
+    "--reset-vector-indexes",
+    is_flag=True,
+    help="Drop the vector indexes and stored vectors first (after changing the embedding model).",
+)
+@json_option
+@handle_errors
+def init_cmd(reset_vector_indexes: bool, as_json: bool) -> None:
+    """Apply the schema (idempotent) and wait until every index is ONLINE.
+
+    \b
+    Example:
+      recollect-graph init --json
+    """
+    with Recollect.open(schema="skip", progress=progress(as_json)) as rg:
+        report = rg.init_schema(reset_vector_indexes_=reset_vector_indexes)
+    if as_json:
+        emit_json(report.model_dump(mode="json"))
+        return
+    click.echo(
+        f"schema applied in {report.seconds}s (new: {', '.join(report.applied) or 'none'}; "
+        f"already applied: {', '.join(report.already_applied) or 'none'})"
+    )
+    click.echo(
+        table(
+            [i.model_dump() for i in report.indexes if i.type in ("VECTOR", "FULLTEXT")],
+            ["name", "type", "labels", "properties", "state", "dimensions", "similarity"],
+        )
+    )
+    click.echo(
+        f"{len(report.constraints)} constraints; {len(report.indexes)} indexes, all ONLINE; "
+        f"vectors: {report.embedding_model} ({report.dimensions} dims)"
+    )
+
+
+def _parse_param(raw: str) -> tuple[str, Any]:
+    if "=" not in raw:
+        raise InvalidInput(f"--param {raw!r}: expected NAME=VALUE")
+    key, value = raw.split("=", 1)
+    if not key.isidentifier():
+        raise InvalidInput(f"--param {raw!r}: {key!r} is not a valid parameter name")
+    try:
+        return key, json.loads(value)
+    except ValueError:
+        return key, value
+
+
+@cli.command("cypher")
+@click.argument("query")
+@click.option(
+    "-p", "--param", "params", multiple=True, help="NAME=VALUE (VALUE parsed as JSON if it can be)."
+)
+@click.option("--write", is_flag=True, help="Allow the statement to write (read-only otherwise).")
+@json_option
+@handle_errors
+def cypher_cmd(query: str, params: tuple[str, ...], write: bool, as_json: bool) -> None:
+    """Run your own Cypher on the same connection as the library (read-only unless --write).
+
+    \b
+    Example:
+      recollect-graph cypher 'MATCH (e:Entry {scope_id: $s}) RETURN e.title LIMIT 5' -p s=demo
+    """
+    values = dict(_parse_param(p) for p in params)
+    if query == "-":
+        query = sys.stdin.read()
+    with Recollect.open(progress=progress(as_json)) as rg:
+        rows = rg.query(query, values, write=write)
+    if as_json:
+        emit_json(rows)
+    else:
+        click.echo(table(rows))
+        click.echo(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
+
+
+@cli.command("doctor")
+@click.option("--no-models", is_flag=True, help="Skip loading the embedding and spaCy models.")
+@json_option
+@handle_errors
+def doctor_cmd(no_models: bool, as_json: bool) -> None:
+    """Check Java, Maven, the server, the schema, the indexes and the models.
+
+    Exit code 1 when any check fails.
+
+    \b
+    Example:
+      recollect-graph doctor --json
+    """
+    checks = run_doctor(Settings.from_env(), load_models=not no_models)
+    if as_json:
+        emit_json([c.model_dump() for c in checks])
+    else:
+        marks = {"ok": "ok  ", "warn": "WARN", "fail": "FAIL"}
+        for c in checks:
+            click.echo(f"[{marks[c.status]}] {c.name:<18} {c.detail}")
+    if any(c.status == "fail" for c in checks):
+        raise SystemExit(1)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    cli(prog_name="recollect-graph")

@@ -1,0 +1,323 @@
+"""The database client: driver lifecycle, managed transactions, batching, error translation.
+
+Every statement is a named ``cypher/`` file, run with ``$params``; the only exception is
+:meth:`Db.run_adhoc`, the analyst's own Cypher (``rg.query`` and ``recollect-graph cypher``), which
+is read-only unless the caller asks for a write. Reads use ``execute_query(routing_=READ)``;
+multi-statement writes use ``session.execute_write`` with a transaction function, which the driver
+retries on transient errors.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, LiteralString, TypeVar, cast
+
+import neo4j
+from neo4j import Driver, GraphDatabase, ManagedTransaction, RoutingControl
+from neo4j import exceptions as nx
+
+from recollect_graph.db.queries import CypherQuery, body_params, cypher
+from recollect_graph.errors import (
+    AuthFailed,
+    ConstraintViolation,
+    DatabaseUnavailable,
+    InvalidInput,
+    QueryError,
+    ReadOnlyViolation,
+    RecollectError,
+)
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+Row = dict[str, Any]
+
+
+def _short(params: Mapping[str, Any]) -> dict[str, Any]:
+    """Parameters for DEBUG logs: no vectors, no long text."""
+    out: dict[str, Any] = {}
+    for k, v in params.items():
+        if isinstance(v, str) and len(v) > 60:
+            out[k] = v[:57] + "..."
+        elif isinstance(v, list | tuple):
+            out[k] = f"<{len(v)} items>"
+        else:
+            out[k] = v
+    return out
+
+
+@contextlib.contextmanager
+def translate_errors(what: str = "query") -> Iterator[None]:
+    """Turn driver exceptions into the project's error types (``raise ... from e``)."""
+    try:
+        yield
+    except RecollectError:
+        raise
+    except nx.AuthError as e:
+        raise AuthFailed(
+            "Neo4j refused the credentials: check NEO4J_USER / NEO4J_PASSWORD "
+            "(the embedded server's password is kept in the config directory)"
+        ) from e
+    except (nx.ServiceUnavailable, nx.SessionExpired) as e:
+        raise DatabaseUnavailable(f"Neo4j is not reachable ({e}); is the server running?") from e
+    except nx.ConstraintError as e:
+        raise ConstraintViolation(f"{what}: {e.message}", neo4j_code=e.code) from e
+    except nx.Neo4jError as e:
+        code = e.code or ""
+        if code.endswith("Statement.AccessMode"):
+            raise ReadOnlyViolation(
+                f"{what}: this statement writes; pass --write (or write=True) to allow it",
+                neo4j_code=code,
+            ) from e
+        if code.startswith("Neo.TransientError") or code.startswith("Neo.DatabaseError"):
+            raise DatabaseUnavailable(f"{what}: Neo4j failed after retries: {e.message}") from e
+        raise QueryError(f"{what}: {e.message} [{code}]", neo4j_code=code) from e
+    except nx.DriverError as e:
+        raise DatabaseUnavailable(f"{what}: driver error: {e}") from e
+
+
+class Tx:
+    """A transaction handed to a :meth:`Db.write_tx` function: runs named files only."""
+
+    def __init__(self, tx: ManagedTransaction) -> None:
+        self._tx = tx
+
+    def run(self, name: str, /, **params: Any) -> list[Row]:
+        """Run ``cypher/<name>.cypher`` in this transaction and return its rows as dicts."""
+        q = cypher(name)
+        log.debug("tx %s %s", name, _short(params))
+        result = self._tx.run(cast(LiteralString, q.text), _bind(q, params))
+        return [r.data() for r in result]
+
+
+def _bind(q: CypherQuery, params: Mapping[str, Any]) -> dict[str, Any]:
+    """Check that exactly the declared parameters are passed (a typo is a bug, not a no-op)."""
+    given = set(params)
+    if given != set(q.params):
+        raise InvalidInput(
+            f"cypher/{q.name}: expected parameters {sorted(q.params)}, got {sorted(given)}"
+        )
+    return dict(params)
+
+
+class Db:
+    """Owns a driver connected to one database and runs the project's named statements.
+
+    Args:
+        driver: An open driver. ``Db`` closes it in :meth:`close` when ``owns_driver`` is true.
+        database: The database name (``neo4j`` on Community).
+        owns_driver: Whether :meth:`close` closes the driver.
+    """
+
+    def __init__(self, driver: Driver, database: str = "neo4j", *, owns_driver: bool = True):
+        self.driver = driver
+        self.database = database
+        self._owns = owns_driver
+
+    @classmethod
+    def connect(
+        cls,
+        uri: str,
+        *,
+        user: str | None,
+        password: str | None,
+        database: str = "neo4j",
+        verify: bool = True,
+    ) -> Db:
+        """Open a driver and (by default) check that the server answers.
+
+        Raises:
+            AuthFailed: The credentials were refused.
+            DatabaseUnavailable: Nothing answers at ``uri``.
+        """
+        auth = (user or "neo4j", password) if password else None
+        driver = GraphDatabase.driver(
+            uri,
+            auth=auth,
+            max_transaction_retry_time=30.0,
+            connection_acquisition_timeout=60.0,
+            user_agent="recollect-graph",
+            notifications_min_severity="OFF",
+        )
+        db = cls(driver, database)
+        if verify:
+            try:
+                with translate_errors("connect"):
+                    driver.verify_connectivity()
+                    driver.execute_query("RETURN 1", database_=database)
+            except Exception:
+                driver.close()
+                raise
+        return db
+
+    def close(self) -> None:
+        """Close the driver if this object owns it."""
+        if self._owns:
+            self.driver.close()
+
+    def __enter__(self) -> Db:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- named statements -------------------------------------------------------------------
+    def read(self, name: str, /, **params: Any) -> list[Row]:
+        """Run a read-only named statement (routed to readers on a cluster)."""
+        return self._execute(name, params, RoutingControl.READ)
+
+    def write(self, name: str, /, **params: Any) -> list[Row]:
+        """Run one named statement in its own retried write transaction."""
+        return self._execute(name, params, RoutingControl.WRITE)
+
+    def _execute(self, name: str, params: Mapping[str, Any], route: RoutingControl) -> list[Row]:
+        q = cypher(name)
+        bound = _bind(q, params)
+        log.debug("%s %s", name, _short(params))
+        with translate_errors(name):
+            records, _, _ = self.driver.execute_query(
+                cast(LiteralString, q.text), bound, database_=self.database, routing_=route
+            )
+        return [r.data() for r in records]
+
+    def autocommit(self, name: str, /, **params: Any) -> list[Row]:
+        """Run a named statement in an auto-commit transaction.
+
+        Only for statements that manage their own transactions (``CALL {...} IN TRANSACTIONS``)
+        or must not run inside one (schema DDL); these are not retried by the driver.
+        """
+        q = cypher(name)
+        return self._autocommit_text(q.text, _bind(q, params), name)
+
+    def apply_statements(self, q: CypherQuery, params: Mapping[str, Any]) -> int:
+        """Run each statement of a multi-statement file (schema migrations) in auto-commit mode.
+
+        Each statement gets the subset of ``params`` it uses. Returns the number run.
+        """
+        n = 0
+        for stmt in q.statements():
+            used = body_params(stmt)
+            self._autocommit_text(stmt, {k: v for k, v in params.items() if k in used}, q.name)
+            n += 1
+        return n
+
+    def _autocommit_text(self, text: str, params: Mapping[str, Any], what: str) -> list[Row]:
+        log.debug("autocommit %s %s", what, _short(params))
+        with translate_errors(what), self.driver.session(database=self.database) as s:
+            result = s.run(cast(LiteralString, text), dict(params))
+            return [r.data() for r in result]
+
+    def write_tx(self, fn: Callable[[Tx], T]) -> T:
+        """Run ``fn`` in one write transaction (atomic; retried by the driver on transient errors).
+
+        ``fn`` must be idempotent: the driver may call it more than once.
+        """
+        with translate_errors("transaction"), self.driver.session(database=self.database) as s:
+            return s.execute_write(lambda tx: fn(Tx(tx)))
+
+    def read_tx(self, fn: Callable[[Tx], T]) -> T:
+        """Run ``fn`` in one read transaction (a consistent snapshot for several statements)."""
+        with translate_errors("transaction"), self.driver.session(database=self.database) as s:
+            return s.execute_read(lambda tx: fn(Tx(tx)))
+
+    def write_batches(
+        self,
+        name: str,
+        rows: Iterable[Mapping[str, Any]],
+        /,
+        *,
+        batch_size: int = 1000,
+        progress: Callable[[int], None] | None = None,
+        **params: Any,
+    ) -> list[Row]:
+        """Run an ``UNWIND $rows`` statement over ``rows`` in batches, one transaction per batch.
+
+        Each batch commits atomically; the statement must be idempotent (MERGE on keys) so a
+        retried or re-run batch changes nothing twice.
+
+        Args:
+            name: The statement; it must declare ``$rows``.
+            rows: The rows (streamed, never all held at once).
+            batch_size: Rows per transaction.
+            progress: Called with the number of rows done after each batch.
+            **params: Other parameters of the statement.
+
+        Returns:
+            The concatenated result rows.
+        """
+        if batch_size < 1:
+            raise InvalidInput("batch_size must be at least 1")
+        out: list[Row] = []
+        done = 0
+        for batch in _chunks(rows, batch_size):
+            out.extend(self.write_tx(lambda tx, b=batch: tx.run(name, rows=b, **params)))
+            done += len(batch)
+            if progress:
+                progress(done)
+        return out
+
+    # -- analysts' own Cypher -----------------------------------------------------------------
+    def run_adhoc(
+        self, query: str, params: Mapping[str, Any] | None = None, *, write: bool = False
+    ) -> list[Row]:
+        """Run the caller's own Cypher, read-only unless ``write`` is true.
+
+        Read-only is enforced twice: the query is planned with ``EXPLAIN`` and refused if it
+        writes, and it runs in a READ-mode transaction, which the server also enforces.
+
+        Raises:
+            ReadOnlyViolation: The query writes and ``write`` is false.
+            QueryError: Neo4j rejected the query.
+        """
+        if not query.strip():
+            raise InvalidInput("empty query")
+        p = dict(params or {})
+        text = cast(LiteralString, query)
+        with translate_errors("cypher"):
+            if not write:
+                summary = self.driver.execute_query(
+                    cast(LiteralString, "EXPLAIN " + query), p, database_=self.database,
+                    routing_=RoutingControl.READ,
+                ).summary
+                if summary.query_type not in ("r", None):
+                    raise ReadOnlyViolation(
+                        "cypher: this statement writes; pass --write (or write=True) to allow it"
+                    )
+            route = RoutingControl.WRITE if write else RoutingControl.READ
+            records, _, _ = self.driver.execute_query(
+                text, p, database_=self.database, routing_=route
+            )
+        return [_plain(r.data()) for r in records]
+
+
+def _plain(row: Mapping[str, Any]) -> Row:
+    """Make driver values JSON-friendly (temporal values as ISO strings)."""
+    return {k: _plain_value(v) for k, v in row.items()}
+
+
+def _plain_value(v: Any) -> Any:
+    if isinstance(v, dict):
+        return {k: _plain_value(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_plain_value(x) for x in v]
+    if isinstance(v, neo4j.time.DateTime | neo4j.time.Date | neo4j.time.Time | neo4j.time.Duration):
+        return v.iso_format()
+    return v
+
+
+def _chunks(rows: Iterable[Mapping[str, Any]], size: int) -> Iterator[list[dict[str, Any]]]:
+    batch: list[dict[str, Any]] = []
+    for row in rows:
+        batch.append(dict(row))
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def chunks(seq: Sequence[T], size: int) -> Iterator[Sequence[T]]:
+    """Split a sequence into slices of at most ``size``."""
+    for i in range(0, len(seq), size):
+        yield seq[i : i + size]

@@ -1,0 +1,153 @@
+"""Schema migrations (``cypher/schema/NNN_*.cypher``) and the start-up check.
+
+``apply_schema`` runs every migration (each statement is ``IF NOT EXISTS``, so re-applying is a
+no-op), records each in a ``SchemaMigration`` node, waits until every index is ONLINE and records
+the embedding model and vector size in a ``SchemaMeta`` node. ``check_schema`` is what the library
+runs at start-up: it refuses to work when a vector index's dimensions differ from the configured
+model's, or when the vectors were made by another model.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from recollect_graph.db.client import Db
+from recollect_graph.db.queries import CypherQuery, migrations
+from recollect_graph.errors import SchemaMismatch
+from recollect_graph.models import IndexInfo, SchemaReport
+
+VECTOR_LABELS = ("Entry", "Chunk", "Entity", "Topic", "Session")
+
+
+def _version(q: CypherQuery) -> int:
+    return int(q.name.split("/")[-1].split("_", 1)[0])
+
+
+def _checksum(q: CypherQuery) -> str:
+    return hashlib.sha256(q.text.encode()).hexdigest()[:16]
+
+
+def latest_version() -> int:
+    """The newest migration this version of the package ships."""
+    return max(_version(q) for q in migrations())
+
+
+def list_indexes(db: Db) -> list[IndexInfo]:
+    """Every index with its state and, for vector indexes, dimensions and similarity."""
+    out = []
+    for r in db.read("admin/show_indexes"):
+        cfg = (r.get("options") or {}).get("indexConfig") or {}
+        dims = cfg.get("vector.dimensions")
+        sim = cfg.get("vector.similarity_function")
+        out.append(
+            IndexInfo(
+                name=r["name"],
+                type=r["type"],
+                entity_type=r.get("entity_type"),
+                labels=list(r.get("labels") or []),
+                properties=list(r.get("properties") or []),
+                state=r["state"],
+                population_percent=r.get("population_percent"),
+                dimensions=int(dims) if dims is not None else None,
+                similarity=str(sim).lower() if sim else None,
+            )
+        )
+    return out
+
+
+def apply_schema(
+    db: Db, *, model: str, dimensions: int, timeout_s: int = 300
+) -> SchemaReport:
+    """Apply every migration idempotently, wait for ONLINE indexes, record what was applied.
+
+    Args:
+        db: The database client.
+        model: Embedding model id the vector indexes are built for.
+        dimensions: Its vector size.
+        timeout_s: How long to wait for indexes to come ONLINE.
+
+    Raises:
+        SchemaMismatch: Existing vector indexes were built for another size or model.
+    """
+    t0 = time.monotonic()
+    _refuse_mismatch(db, model=model, dimensions=dimensions, allow_missing=True)
+    done = {int(r["version"]) for r in db.read("admin/applied_migrations")}
+    applied, already = [], []
+    for q in migrations():
+        version = _version(q)
+        db.apply_statements(q, {"dimensions": dimensions})
+        db.write("admin/record_migration", version=version, name=q.name, checksum=_checksum(q))
+        (already if version in done else applied).append(q.name)
+    db.write("admin/await_indexes", timeout_s=timeout_s)
+    db.write("admin/set_embedding_meta", model=model, dimensions=dimensions)
+    indexes = list_indexes(db)
+    not_online = [i.name for i in indexes if i.state != "ONLINE"]
+    if not_online:
+        raise SchemaMismatch(f"indexes not ONLINE after {timeout_s}s: {', '.join(not_online)}")
+    constraints = [r["name"] for r in db.read("admin/show_constraints")]
+    return SchemaReport(
+        applied=applied,
+        already_applied=already,
+        indexes=indexes,
+        constraints=constraints,
+        embedding_model=model,
+        dimensions=dimensions,
+        seconds=round(time.monotonic() - t0, 2),
+    )
+
+
+def _refuse_mismatch(db: Db, *, model: str, dimensions: int, allow_missing: bool) -> None:
+    reembed = (
+        "set RECOLLECT_EMBEDDING_MODEL back to the model the graph was built with, or rebuild "
+        "the vector indexes for the new model with `recollect-graph init --reset-vector-indexes` "
+        "and re-embed"
+    )
+    for idx in list_indexes(db):
+        if idx.type == "VECTOR" and idx.dimensions is not None and idx.dimensions != dimensions:
+            raise SchemaMismatch(
+                f"vector index {idx.name} holds {idx.dimensions}-dimension vectors but the "
+                f"configured model {model!r} makes {dimensions}: {reembed}"
+            )
+    meta = db.read("admin/get_embedding_meta")
+    if meta and meta[0]["model"] and meta[0]["model"] != model:
+        raise SchemaMismatch(
+            f"the graph's vectors were made by {meta[0]['model']!r} but the configured model is "
+            f"{model!r}; mixing encodings would corrupt search: {reembed}"
+        )
+    if not meta and not allow_missing:
+        raise SchemaMismatch("the schema is not initialised: run `recollect-graph init`")
+
+
+def check_schema(db: Db, *, model: str, dimensions: int) -> None:
+    """Start-up check: the schema exists, is current, and matches the embedding model.
+
+    Raises:
+        SchemaMismatch: With a message that says what to run.
+    """
+    _refuse_mismatch(db, model=model, dimensions=dimensions, allow_missing=False)
+    versions = {int(r["version"]) for r in db.read("admin/applied_migrations")}
+    latest = latest_version()
+    if latest not in versions:
+        raise SchemaMismatch(
+            f"the graph's schema is at version {max(versions, default=0)} but this version of "
+            f"recollect-graph needs {latest}: run `recollect-graph init`"
+        )
+
+
+def reset_vector_indexes(db: Db, *, model: str, dimensions: int) -> list[str]:
+    """Drop the vector indexes and the recorded model so ``apply_schema`` rebuilds them.
+
+    Stored vectors of the old model are removed too (they cannot be mixed with the new model's);
+    the caller re-embeds.
+
+    Returns:
+        Names of the dropped indexes.
+    """
+    dropped = []
+    for idx in list_indexes(db):
+        if idx.type == "VECTOR":
+            db.write("admin/drop_index", name=idx.name)
+            dropped.append(idx.name)
+    db.autocommit("admin/clear_embeddings")
+    db.write("admin/set_embedding_meta", model=model, dimensions=dimensions)
+    return dropped

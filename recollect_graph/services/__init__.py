@@ -1,0 +1,1 @@
+"""Services: one module per capability. Plain Python; every statement comes from ``cypher/``."""

