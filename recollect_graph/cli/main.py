@@ -159,3 +159,7 @@ def doctor_cmd(no_models: bool, as_json: bool) -> None:
 def main() -> None:
     """Console-script entry point."""
     cli(prog_name="recollect-graph")
+
+
+if __name__ == "__main__":
+    main()

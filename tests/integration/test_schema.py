@@ -1,0 +1,105 @@
+"""The schema: constraints, vector and full-text indexes ONLINE, idempotent init, dimension check."""
+
+from __future__ import annotations
+
+import pytest
+
+from recollect_graph import Recollect, Settings
+from recollect_graph.db.schema import list_indexes
+from recollect_graph.errors import SchemaMismatch
+from recollect_graph.models import ServerStatus
+
+NODE_TYPES = [
+    "Entry", "Claim", "Entity", "Relation", "Collection", "Document", "Chunk", "PipelineRun",
+    "Topic", "Session", "Turn", "Identifier", "Marker", "LinkSuggestion", "Reflection",
+    "LearnerCursor", "Operation",
+]
+
+
+def test_vector_indexes_are_cosine_384_and_online(rg: Recollect) -> None:
+    rows = rg.query(
+        "SHOW VECTOR INDEXES YIELD name, labelsOrTypes, state, options "
+        "RETURN name, labelsOrTypes[0] AS label, state, options.indexConfig AS cfg"
+    )
+    by_label = {r["label"]: r for r in rows}
+    assert set(by_label) >= {"Entry", "Chunk", "Entity", "Topic", "Session"}
+    for r in rows:
+        assert r["state"] == "ONLINE"
+        assert r["cfg"]["vector.dimensions"] == 384
+        assert r["cfg"]["vector.similarity_function"].lower() == "cosine"
+
+
+def test_fulltext_indexes_online(rg: Recollect) -> None:
+    rows = rg.query("SHOW FULLTEXT INDEXES YIELD name, state, properties RETURN name, state, properties")
+    names = {r["name"]: r for r in rows}
+    assert set(names) >= {"entry_text", "chunk_text", "entity_name", "session_text"}
+    assert all(r["state"] == "ONLINE" for r in rows)
+    assert {"title", "content", "summary", "tags"} <= set(names["entry_text"]["properties"])
+
+
+def test_uniqueness_constraint_on_every_node_id(rg: Recollect) -> None:
+    rows = rg.query("SHOW CONSTRAINTS YIELD type, labelsOrTypes, properties RETURN *")
+    unique = {r["labelsOrTypes"][0] for r in rows if r["type"] == "UNIQUENESS" and r["properties"] == ["id"]}
+    assert set(NODE_TYPES) <= unique
+
+
+def test_init_is_idempotent_and_recorded(rg: Recollect) -> None:
+    before = {i.name for i in list_indexes(rg.db)}
+    report = rg.init_schema()
+    assert report.applied == [] and report.already_applied == ["schema/001_core"]
+    assert {i.name for i in report.indexes} == before
+    assert all(i.state == "ONLINE" for i in report.indexes)
+    rows = rg.query("MATCH (m:SchemaMigration) RETURN m.version AS v, m.applied_at IS NOT NULL AS t")
+    assert rows == [{"v": 1, "t": True}]
+
+
+def test_fulltext_and_vector_search_use_the_indexes(rg: Recollect, scope_id: str) -> None:
+    vec = rg.embedder.embed_one("the cache is disabled in production")
+    rg.query(
+        "CREATE (e:Entry {id: $id, scope_id: $s, content: $c, tags: ['ops'], embedding: $v})",
+        {"id": f"{scope_id}-1", "s": scope_id, "c": "the cache is disabled in production", "v": vec},
+        write=True,
+    )
+    q = rg.embedder.embed_one("is caching turned off in prod?")
+    hits = rg.query(
+        "CALL db.index.vector.queryNodes('entry_embedding', 5, $q) YIELD node, score "
+        "WHERE node.scope_id = $s RETURN node.id AS id, score",
+        {"q": q, "s": scope_id},
+    )
+    assert hits and hits[0]["id"] == f"{scope_id}-1" and hits[0]["score"] > 0.7
+    ft = rg.query(
+        "CALL db.index.fulltext.queryNodes('entry_text', 'ops') YIELD node WHERE node.scope_id = $s RETURN node.id AS id",
+        {"s": scope_id},
+    )
+    assert ft == [{"id": f"{scope_id}-1"}]
+
+
+def test_dimension_mismatch_refuses_to_run_and_reset_repairs(
+    rg: Recollect, server_settings: Settings, neo4j_server: ServerStatus
+) -> None:
+    rg.query("DROP INDEX topic_embedding", write=True)
+    rg.query(
+        "CREATE VECTOR INDEX topic_embedding FOR (n:Topic) ON (n.embedding) "
+        "OPTIONS {indexConfig: {`vector.dimensions`: 768, `vector.similarity_function`: 'cosine'}}",
+        write=True,
+    )
+    try:
+        with pytest.raises(SchemaMismatch) as e:
+            Recollect.open(server_settings)
+        msg = str(e.value)
+        assert "768" in msg and "384" in msg and "re-embed" in msg
+        assert "--reset-vector-indexes" in msg
+    finally:
+        report = rg.init_schema(reset_vector_indexes_=True)
+    topic = next(i for i in report.indexes if i.name == "topic_embedding")
+    assert topic.dimensions == 384 and topic.state == "ONLINE"
+    Recollect.open(server_settings).close()
+
+
+def test_model_change_is_refused(rg: Recollect, server_settings: Settings) -> None:
+    rg.query("MATCH (m:SchemaMeta {key: 'embedding'}) SET m.model = 'some-other-model'", write=True)
+    try:
+        with pytest.raises(SchemaMismatch, match="some-other-model"):
+            Recollect.open(server_settings)
+    finally:
+        rg.query("MATCH (m:SchemaMeta {key: 'embedding'}) SET m.model = $m", {"m": rg.embedder.model_id}, write=True)

@@ -1,0 +1,57 @@
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from recollect_graph.cli.main import _parse_param, cli
+from recollect_graph.errors import InvalidInput
+
+
+def test_config_json_masks_the_password() -> None:
+    result = CliRunner().invoke(
+        cli, ["config", "--json"], env={"NEO4J_URI": "bolt://127.0.0.1:1", "NEO4J_PASSWORD": "pw-secret-1"}
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["neo4j_password"] == "****"
+    assert data["mode"] == "external"
+    assert "pw-secret-1" not in result.output
+
+
+def test_bad_setting_is_one_line() -> None:
+    result = CliRunner().invoke(cli, ["config"], env={"RECOLLECT_BOLT_PORT": "abc"})
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    assert "RECOLLECT_BOLT_PORT" in result.output
+
+
+def test_param_values_are_json_when_they_can_be() -> None:
+    assert _parse_param("n=5") == ("n", 5)
+    assert _parse_param("tags=[\"a\",\"b\"]") == ("tags", ["a", "b"])
+    assert _parse_param("name=alice") == ("name", "alice")
+    assert _parse_param("q=a=b") == ("q", "a=b")
+    with pytest.raises(InvalidInput):
+        _parse_param("novalue")
+    with pytest.raises(InvalidInput):
+        _parse_param("bad-name=1")
+
+
+def test_unreachable_external_server_is_a_clear_error() -> None:
+    result = CliRunner().invoke(
+        cli, ["cypher", "RETURN 1", "--json"], env={"NEO4J_URI": "bolt://127.0.0.1:1", "NEO4J_PASSWORD": "x" * 8}
+    )
+    assert result.exit_code == 1
+    assert "not reachable" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_every_command_has_help_with_an_example() -> None:
+    runner = CliRunner()
+    commands = [["config"], ["init"], ["cypher"], ["doctor"]] + [
+        ["neo4j", c] for c in ("build", "start", "stop", "status", "logs", "browser")
+    ]
+    for cmd in commands:
+        result = runner.invoke(cli, [*cmd, "--help"])
+        assert result.exit_code == 0
+        assert "Example" in result.output, cmd
+        assert "--json" in result.output, cmd

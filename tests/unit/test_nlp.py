@@ -1,0 +1,62 @@
+import math
+
+import pytest
+
+from recollect_graph.errors import ModelUnavailable
+from recollect_graph.nlp.embedder import Embedder
+from recollect_graph.nlp.spacy_loader import SpacyLoader, resolve_pipeline
+
+
+@pytest.fixture(scope="module")
+def embedder() -> Embedder:
+    return Embedder()
+
+
+def test_dimension_is_known_without_loading_the_model() -> None:
+    e = Embedder()
+    assert e.dimension == 384
+    assert not e.loaded
+
+
+def test_embeddings_are_normalised_and_meaningful(embedder: Embedder) -> None:
+    vecs = embedder.embed(
+        ["The build moved from webpack to vite.", "We switched the bundler to Vite.", "My cat sleeps all day."]
+    )
+    assert len(vecs) == 3 and all(len(v) == 384 for v in vecs)
+    for v in vecs:
+        assert math.isclose(sum(x * x for x in v), 1.0, rel_tol=1e-4)
+
+    def cos(a: list[float], b: list[float]) -> float:
+        return sum(x * y for x, y in zip(a, b))
+
+    assert cos(vecs[0], vecs[1]) > cos(vecs[0], vecs[2]) + 0.2
+    assert embedder.model_id == "all-MiniLM-L6-v2"
+    assert embedder.max_tokens == 256
+
+
+def test_batches_keep_order(embedder: Embedder) -> None:
+    texts = [f"note number {i}" for i in range(10)]
+    small = Embedder(batch_size=3)
+    assert [round(x, 4) for x in small.embed(texts)[7]] == [round(x, 4) for x in embedder.embed_one(texts[7])]
+    assert embedder.embed([]) == []
+
+
+def test_unknown_embedding_model_is_a_clear_error() -> None:
+    with pytest.raises(ModelUnavailable, match="RECOLLECT_EMBEDDING_MODEL"):
+        Embedder("/nonexistent/model-dir").embed_one("x")
+
+
+def test_spacy_default_pipeline_loads_and_finds_entities() -> None:
+    loader = SpacyLoader()
+    assert not loader.loaded
+    doc = loader.load()("Kai moved the billing service to Stripe in Berlin last March.")
+    assert loader.loaded
+    assert {"Stripe", "Berlin"} & {e.text for e in doc.ents}
+    assert loader.meta()["version"].startswith("3.8")
+
+
+def test_missing_spacy_pipeline_names_the_package_to_install() -> None:
+    with pytest.raises(ModelUnavailable, match="pip install en-core-web-lg"):
+        resolve_pipeline("en_core_web_lg")
+    with pytest.raises(ModelUnavailable, match="RECOLLECT_SPACY_MODEL"):
+        SpacyLoader("xx_no_such_pipeline").load()

@@ -1,0 +1,28 @@
+"""The wheel carries the cypher/ files, the launcher sources and py.typed."""
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_wheel_ships_cypher_files_and_launcher(tmp_path: Path) -> None:
+    subprocess.run(
+        [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(tmp_path), str(ROOT)],
+        check=True,
+        capture_output=True,
+    )
+    wheel = next(tmp_path.glob("recollect_graph-*.whl"))
+    names = set(zipfile.ZipFile(wheel).namelist())
+    expected = {
+        f"recollect_graph/cypher/{p.relative_to(ROOT / 'cypher').as_posix()}"
+        for p in (ROOT / "cypher").rglob("*.cypher")
+    }
+    assert expected and expected <= names, sorted(expected - names)
+    assert "recollect_graph/py.typed" in names
+    assert "recollect_graph/db/launcher/pom.xml" in names
+    assert "recollect_graph/db/launcher/src/main/java/org/recollectgraph/launcher/Launcher.java" in names
+    entry_points = next(n for n in names if n.endswith("entry_points.txt"))
+    assert "recollect-graph = recollect_graph.cli.main:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
