@@ -117,9 +117,7 @@ class Recollect:
             SchemaMismatch: With a message saying what to run.
         """
         try:
-            check_schema(
-                self.db, model=self.embedder.model_id, dimensions=self.embedder.dimension
-            )
+            check_schema(self.db, model=self.embedder.model_id, dimensions=self.embedder.dimension)
         except SchemaMismatch as e:
             if not auto_init or "init`" not in str(e) or "--reset" in str(e):
                 raise

@@ -40,7 +40,7 @@ def use(rg: Any) -> None:
     cfg.database_name = rg.db.database
 
 
-class KnowledgeEdge(StructuredRel):  # type: ignore[misc]
+class KnowledgeEdge(StructuredRel):
     """Properties of every Entry-to-Entry knowledge edge."""
 
     weight = FloatProperty(default=1.0)
@@ -50,7 +50,7 @@ class KnowledgeEdge(StructuredRel):  # type: ignore[misc]
     created_at = DateTimeNeo4jFormatProperty()
 
 
-class Scoped(StructuredNode):  # type: ignore[misc]
+class Scoped(StructuredNode):
     """Every node has an id and a scope."""
 
     __abstract_node__ = True

@@ -95,9 +95,7 @@ class Settings(BaseModel):
     maven: str | None = None
 
     @classmethod
-    def from_env(
-        cls, environ: Mapping[str, str] | None = None, **overrides: Any
-    ) -> Settings:
+    def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
         """Read settings from the environment; keyword overrides win.
 
         Args:

@@ -50,7 +50,9 @@ def scope_id() -> str:
 
 
 @pytest.fixture
-def cli_env(server_settings: Settings, neo4j_server: ServerStatus, monkeypatch: pytest.MonkeyPatch) -> Settings:
+def cli_env(
+    server_settings: Settings, neo4j_server: ServerStatus, monkeypatch: pytest.MonkeyPatch
+) -> Settings:
     """Environment that points the CLI at the session's server."""
     monkeypatch.setenv("RECOLLECT_DATA_DIR", str(server_settings.data_dir))
     monkeypatch.setenv("RECOLLECT_CONFIG_DIR", str(server_settings.config_dir))

@@ -1,0 +1,1 @@
+"""Database layer: driver, transactions, cypher files, schema, and the embedded server."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, LiteralString, TypeVar, cast
+from typing import Any, TypeVar
 
 import neo4j
 from neo4j import Driver, GraphDatabase, ManagedTransaction, RoutingControl
@@ -87,7 +87,7 @@ class Tx:
         """Run ``cypher/<name>.cypher`` in this transaction and return its rows as dicts."""
         q = cypher(name)
         log.debug("tx %s %s", name, _short(params))
-        result = self._tx.run(cast(LiteralString, q.text), _bind(q, params))
+        result = self._tx.run(q.text, _bind(q, params))
         return [r.data() for r in result]
 
 
@@ -177,7 +177,7 @@ class Db:
         log.debug("%s %s", name, _short(params))
         with translate_errors(name):
             records, _, _ = self.driver.execute_query(
-                cast(LiteralString, q.text), bound, database_=self.database, routing_=route
+                q.text, bound, database_=self.database, routing_=route
             )
         return [r.data() for r in records]
 
@@ -205,7 +205,7 @@ class Db:
     def _autocommit_text(self, text: str, params: Mapping[str, Any], what: str) -> list[Row]:
         log.debug("autocommit %s %s", what, _short(params))
         with translate_errors(what), self.driver.session(database=self.database) as s:
-            result = s.run(cast(LiteralString, text), dict(params))
+            result = s.run(text, dict(params))
             return [r.data() for r in result]
 
     def write_tx(self, fn: Callable[[Tx], T]) -> T:
@@ -251,7 +251,11 @@ class Db:
         out: list[Row] = []
         done = 0
         for batch in _chunks(rows, batch_size):
-            out.extend(self.write_tx(lambda tx, b=batch: tx.run(name, rows=b, **params)))
+
+            def run_batch(tx: Tx, b: list[dict[str, Any]] = batch) -> list[Row]:
+                return tx.run(name, rows=b, **params)
+
+            out.extend(self.write_tx(run_batch))
             done += len(batch)
             if progress:
                 progress(done)
@@ -273,11 +277,13 @@ class Db:
         if not query.strip():
             raise InvalidInput("empty query")
         p = dict(params or {})
-        text = cast(LiteralString, query)
+        text = query
         with translate_errors("cypher"):
             if not write:
                 summary = self.driver.execute_query(
-                    cast(LiteralString, "EXPLAIN " + query), p, database_=self.database,
+                    "EXPLAIN " + query,
+                    p,
+                    database_=self.database,
                     routing_=RoutingControl.READ,
                 ).summary
                 if summary.query_type not in ("r", None):

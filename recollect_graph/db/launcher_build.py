@@ -168,7 +168,9 @@ class LauncherBuild:
 
     def classpath(self) -> str:
         """Java classpath of the built launcher."""
-        return f"{self.dir / 'target' / 'classes'}{os.pathsep}{self.dir / 'target' / 'dependency'}/*"
+        return (
+            f"{self.dir / 'target' / 'classes'}{os.pathsep}{self.dir / 'target' / 'dependency'}/*"
+        )
 
     def size_bytes(self) -> int:
         """Disk used by the build (jars and classes)."""
@@ -195,7 +197,9 @@ class LauncherBuild:
         find_java(self.settings)
         mvn = find_maven(self.settings)
         self.settings.cache_dir.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix="neo4j-launcher-build-", dir=self.settings.cache_dir))
+        staging = Path(
+            tempfile.mkdtemp(prefix="neo4j-launcher-build-", dir=self.settings.cache_dir)
+        )
         try:
             src = launcher_source()
             shutil.copy2(src / "pom.xml", staging / "pom.xml")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+
 from recollect_graph.db.client import Db
 from recollect_graph.db.queries import CypherQuery, migrations
 from recollect_graph.errors import SchemaMismatch
@@ -55,9 +56,7 @@ def list_indexes(db: Db) -> list[IndexInfo]:
     return out
 
 
-def apply_schema(
-    db: Db, *, model: str, dimensions: int, timeout_s: int = 300
-) -> SchemaReport:
+def apply_schema(db: Db, *, model: str, dimensions: int, timeout_s: int = 300) -> SchemaReport:
     """Apply every migration idempotently, wait for ONLINE indexes, record what was applied.
 
     Args:
@@ -72,7 +71,8 @@ def apply_schema(
     t0 = time.monotonic()
     _refuse_mismatch(db, model=model, dimensions=dimensions, allow_missing=True)
     done = {int(r["version"]) for r in db.read("admin/applied_migrations")}
-    applied, already = [], []
+    applied: list[str] = []
+    already: list[str] = []
     for q in migrations():
         version = _version(q)
         db.apply_statements(q, {"dimensions": dimensions})

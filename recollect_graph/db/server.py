@@ -226,7 +226,9 @@ class LocalServer:
                     port=port,
                 )
 
-    def start(self, *, progress: Progress | None = None, watch_pid: int | None = None) -> ServerStatus:
+    def start(
+        self, *, progress: Progress | None = None, watch_pid: int | None = None
+    ) -> ServerStatus:
         """Start the server, or attach to the one already running for this data directory.
 
         Args:
@@ -315,9 +317,7 @@ class LocalServer:
         self._write_state(state)
         took = round(time.monotonic() - t0, 2)
         say(f"Neo4j {version} ready in {took:.1f}s")
-        return self._status_from(
-            state, running=True, recovered_stale=recovered, start_seconds=took
-        )
+        return self._status_from(state, running=True, recovered_stale=recovered, start_seconds=took)
 
     def _wait_ready(
         self, proc: subprocess.Popen[bytes], offset: int, t0: float, say: Progress
@@ -373,7 +373,7 @@ class LocalServer:
 
     def _failure(self, reason: str) -> ServerError:
         low = reason.lower()
-        if "address already in use" in low or "port" in low and "not free" in low:
+        if "address already in use" in low or ("port" in low and "not free" in low):
             port = self.settings.http_port if "browser" in low else self.settings.bolt_port
             return PortInUse(
                 f"port {port} on 127.0.0.1 is in use by another process: stop it, or choose "

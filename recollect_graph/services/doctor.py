@@ -6,6 +6,7 @@ The doctor diagnoses and changes nothing: it never starts a server or applies th
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Literal
 
 from recollect_graph.db.client import Db
 from recollect_graph.db.launcher_build import MAX_TESTED_JAVA, find_java, find_maven
@@ -120,9 +121,7 @@ def _connect(settings: Settings, checks: list[Check]) -> Db | None:
     if settings.embedded:
         st = LocalServer(settings).status()
         if not st.running:
-            checks.append(
-                Check(name="connection", status="fail", detail="no server to connect to")
-            )
+            checks.append(Check(name="connection", status="fail", detail="no server to connect to"))
             return None
         uri = st.bolt_uri
         password = ensure_password(settings) if st.auth else None
@@ -167,7 +166,7 @@ def _schema_checks(db: Db, settings: Settings) -> list[Check]:
     names = {i.name for i in indexes}
     expected = {f"{lbl.lower()}_embedding" for lbl in VECTOR_LABELS} | set(FULLTEXT_INDEXES)
     missing = sorted(expected - names)
-    status = "ok" if not offline and not missing else "fail"
+    status: Literal["ok", "warn", "fail"] = "ok" if not offline and not missing else "fail"
     detail = f"{len(indexes)} indexes ONLINE"
     if offline:
         detail = f"not ONLINE: {', '.join(offline)}"

@@ -12,7 +12,10 @@ from recollect_graph.settings import Settings
 
 def test_cypher_json_and_read_only(cli_env: Settings) -> None:
     runner = CliRunner()
-    r = runner.invoke(cli, ["cypher", "RETURN $n + 1 AS m, $name AS name", "-p", "n=41", "-p", "name=kai", "--json"])
+    r = runner.invoke(
+        cli,
+        ["cypher", "RETURN $n + 1 AS m, $name AS name", "-p", "n=41", "-p", "name=kai", "--json"],
+    )
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout) == [{"m": 42, "name": "kai"}]
     r = runner.invoke(cli, ["cypher", "CREATE (:CliProbe {id: 'x'})"])
@@ -46,7 +49,16 @@ def test_doctor_all_green(cli_env: Settings) -> None:
     r = CliRunner().invoke(cli, ["doctor", "--json"])
     checks = {c["name"]: c for c in json.loads(r.stdout)}
     assert r.exit_code == 0, r.output
-    for name in ("java", "local server", "connection", "schema version", "indexes", "vector dimensions", "embedding model", "spaCy pipeline"):
+    for name in (
+        "java",
+        "local server",
+        "connection",
+        "schema version",
+        "indexes",
+        "vector dimensions",
+        "embedding model",
+        "spaCy pipeline",
+    ):
         assert checks[name]["status"] == "ok", checks[name]
 
 

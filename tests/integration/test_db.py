@@ -10,7 +10,9 @@ from recollect_graph.errors import ConstraintViolation, InvalidInput, QueryError
 
 
 def _count(rg: Recollect, scope_id: str) -> int:
-    return int(rg.query("MATCH (n:Entry {scope_id: $s}) RETURN count(n) AS n", {"s": scope_id})[0]["n"])
+    return int(
+        rg.query("MATCH (n:Entry {scope_id: $s}) RETURN count(n) AS n", {"s": scope_id})[0]["n"]
+    )
 
 
 def test_write_tx_is_atomic(rg: Recollect, scope_id: str) -> None:
@@ -34,7 +36,9 @@ def test_adhoc_writes_are_refused_unless_asked(rg: Recollect, scope_id: str) -> 
 def test_constraint_violation_is_translated(rg: Recollect, scope_id: str) -> None:
     rg.query("CREATE (:Entry {id: $id, scope_id: $s})", {"id": scope_id, "s": scope_id}, write=True)
     with pytest.raises(ConstraintViolation, match="already exists"):
-        rg.query("CREATE (:Entry {id: $id, scope_id: $s})", {"id": scope_id, "s": scope_id}, write=True)
+        rg.query(
+            "CREATE (:Entry {id: $id, scope_id: $s})", {"id": scope_id, "s": scope_id}, write=True
+        )
     assert _count(rg, scope_id) == 1
 
 
@@ -47,7 +51,11 @@ def test_syntax_error_is_a_query_error(rg: Recollect) -> None:
 
 def test_values_travel_as_parameters_never_as_text(rg: Recollect, scope_id: str) -> None:
     hostile = "x'}) DETACH DELETE n //"
-    rg.query("CREATE (:Entry {id: $id, scope_id: $s, content: $c})", {"id": scope_id, "s": scope_id, "c": hostile}, write=True)
+    rg.query(
+        "CREATE (:Entry {id: $id, scope_id: $s, content: $c})",
+        {"id": scope_id, "s": scope_id, "c": hostile},
+        write=True,
+    )
     rows = rg.query("MATCH (n:Entry {scope_id: $s}) RETURN n.content AS c", {"s": scope_id})
     assert rows == [{"c": hostile}]
 
@@ -62,7 +70,13 @@ def test_named_statement_params_must_match_exactly(rg: Recollect) -> None:
 def test_write_batches_streams_in_transactions(rg: Recollect, scope_id: str) -> None:
     done: list[int] = []
     rows = ({"id": f"{scope_id}-{i}", "content": f"note {i}"} for i in range(2500))
-    out = rg.db.write_batches("testing/upsert_probe_entries", rows, batch_size=1000, progress=done.append, scope_id=scope_id)
+    out = rg.db.write_batches(
+        "testing/upsert_probe_entries",
+        rows,
+        batch_size=1000,
+        progress=done.append,
+        scope_id=scope_id,
+    )
     assert done == [1000, 2000, 2500]
     assert sum(r["n"] for r in out) == 2500
     # idempotent: the same rows again change nothing

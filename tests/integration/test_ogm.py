@@ -25,4 +25,7 @@ def test_neomodel_reads_driver_writes(rg: Recollect, scope_id: str) -> None:
     assert target.uid == f"{scope_id}-b"
     edge = entry.supports.relationship(target)
     assert edge.weight == 0.8 and edge.reason == "same fact"
-    assert {e.uid for e in ogm.Entry.nodes.filter(scope_id=scope_id)} == {f"{scope_id}-a", f"{scope_id}-b"}
+    assert {e.uid for e in ogm.Entry.nodes.filter(scope_id=scope_id)} == {
+        f"{scope_id}-a",
+        f"{scope_id}-b",
+    }

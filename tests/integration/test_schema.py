@@ -10,9 +10,23 @@ from recollect_graph.errors import SchemaMismatch
 from recollect_graph.models import ServerStatus
 
 NODE_TYPES = [
-    "Entry", "Claim", "Entity", "Relation", "Collection", "Document", "Chunk", "PipelineRun",
-    "Topic", "Session", "Turn", "Identifier", "Marker", "LinkSuggestion", "Reflection",
-    "LearnerCursor", "Operation",
+    "Entry",
+    "Claim",
+    "Entity",
+    "Relation",
+    "Collection",
+    "Document",
+    "Chunk",
+    "PipelineRun",
+    "Topic",
+    "Session",
+    "Turn",
+    "Identifier",
+    "Marker",
+    "LinkSuggestion",
+    "Reflection",
+    "LearnerCursor",
+    "Operation",
 ]
 
 
@@ -30,7 +44,9 @@ def test_vector_indexes_are_cosine_384_and_online(rg: Recollect) -> None:
 
 
 def test_fulltext_indexes_online(rg: Recollect) -> None:
-    rows = rg.query("SHOW FULLTEXT INDEXES YIELD name, state, properties RETURN name, state, properties")
+    rows = rg.query(
+        "SHOW FULLTEXT INDEXES YIELD name, state, properties RETURN name, state, properties"
+    )
     names = {r["name"]: r for r in rows}
     assert set(names) >= {"entry_text", "chunk_text", "entity_name", "session_text"}
     assert all(r["state"] == "ONLINE" for r in rows)
@@ -39,7 +55,11 @@ def test_fulltext_indexes_online(rg: Recollect) -> None:
 
 def test_uniqueness_constraint_on_every_node_id(rg: Recollect) -> None:
     rows = rg.query("SHOW CONSTRAINTS YIELD type, labelsOrTypes, properties RETURN *")
-    unique = {r["labelsOrTypes"][0] for r in rows if r["type"] == "UNIQUENESS" and r["properties"] == ["id"]}
+    unique = {
+        r["labelsOrTypes"][0]
+        for r in rows
+        if r["type"] == "UNIQUENESS" and r["properties"] == ["id"]
+    }
     assert set(NODE_TYPES) <= unique
 
 
@@ -49,7 +69,9 @@ def test_init_is_idempotent_and_recorded(rg: Recollect) -> None:
     assert report.applied == [] and report.already_applied == ["schema/001_core"]
     assert {i.name for i in report.indexes} == before
     assert all(i.state == "ONLINE" for i in report.indexes)
-    rows = rg.query("MATCH (m:SchemaMigration) RETURN m.version AS v, m.applied_at IS NOT NULL AS t")
+    rows = rg.query(
+        "MATCH (m:SchemaMigration) RETURN m.version AS v, m.applied_at IS NOT NULL AS t"
+    )
     assert rows == [{"v": 1, "t": True}]
 
 
@@ -57,7 +79,12 @@ def test_fulltext_and_vector_search_use_the_indexes(rg: Recollect, scope_id: str
     vec = rg.embedder.embed_one("the cache is disabled in production")
     rg.query(
         "CREATE (e:Entry {id: $id, scope_id: $s, content: $c, tags: ['ops'], embedding: $v})",
-        {"id": f"{scope_id}-1", "s": scope_id, "c": "the cache is disabled in production", "v": vec},
+        {
+            "id": f"{scope_id}-1",
+            "s": scope_id,
+            "c": "the cache is disabled in production",
+            "v": vec,
+        },
         write=True,
     )
     q = rg.embedder.embed_one("is caching turned off in prod?")
@@ -102,4 +129,8 @@ def test_model_change_is_refused(rg: Recollect, server_settings: Settings) -> No
         with pytest.raises(SchemaMismatch, match="some-other-model"):
             Recollect.open(server_settings)
     finally:
-        rg.query("MATCH (m:SchemaMeta {key: 'embedding'}) SET m.model = $m", {"m": rg.embedder.model_id}, write=True)
+        rg.query(
+            "MATCH (m:SchemaMeta {key: 'embedding'}) SET m.model = $m",
+            {"m": rg.embedder.model_id},
+            write=True,
+        )

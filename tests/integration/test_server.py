@@ -30,7 +30,9 @@ def test_second_start_attaches_to_the_same_server(
     assert again.pid == neo4j_server.pid
 
 
-def test_status_reports_what_a_user_needs(neo4j_server: ServerStatus, server_settings: Settings) -> None:
+def test_status_reports_what_a_user_needs(
+    neo4j_server: ServerStatus, server_settings: Settings
+) -> None:
     st = LocalServer(server_settings).status()
     assert st.running
     assert st.pid == neo4j_server.pid
@@ -85,7 +87,9 @@ def test_browser_lands_with_the_bolt_url_filled_in(neo4j_server: ServerStatus) -
         discovery = json.loads(r.read())
     assert discovery["bolt_direct"] == neo4j_server.bolt_uri
     with pytest.raises(urllib.error.HTTPError) as e404:
-        urllib.request.urlopen(f"http://127.0.0.1:{neo4j_server.http_port}/browser/../../etc/passwd")
+        urllib.request.urlopen(
+            f"http://127.0.0.1:{neo4j_server.http_port}/browser/../../etc/passwd"
+        )
     assert e404.value.code in (400, 404)
 
 
@@ -144,7 +148,9 @@ def test_kill_9_then_start_recovers_with_committed_data(tmp_path: Path) -> None:
             "RECOLLECT_HEAP_MB": "768",
             "RECOLLECT_PAGECACHE_MB": "128",
         }
-        procs = [subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, text=True) for _ in range(2)]
+        procs = [
+            subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, text=True) for _ in range(2)
+        ]
         outs = [json.loads(p.communicate(timeout=180)[0]) for p in procs]
         assert all(p.returncode == 0 for p in procs)
         assert outs[0]["pid"] == outs[1]["pid"]

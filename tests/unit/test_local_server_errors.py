@@ -54,13 +54,15 @@ def test_missing_java_in_the_cli_prints_no_traceback(no_java_on_path: None, tmp_
 
 def test_old_java_is_refused(tmp_path: Path) -> None:
     fake = tmp_path / "java"
-    fake.write_text('#!/bin/sh\necho \'openjdk version "11.0.2" 2019-01-15\' >&2\n')
+    fake.write_text("#!/bin/sh\necho 'openjdk version \"11.0.2\" 2019-01-15' >&2\n")
     fake.chmod(0o755)
-    with pytest.raises(JavaNotFound, match="Java 11 .* too old"):
+    with pytest.raises(JavaNotFound, match=r"Java 11 .* too old"):
         find_java(make_settings(tmp_path, java=str(fake)))
 
 
-def test_missing_maven_when_a_build_is_needed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_missing_maven_when_a_build_is_needed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     settings = make_settings(tmp_path, cache_dir=tmp_path / "cache", maven="no-such-mvn-here")
     with pytest.raises(MavenNotFound) as e:
         LauncherBuild(settings).build()

@@ -20,14 +20,18 @@ def test_dimension_is_known_without_loading_the_model() -> None:
 
 def test_embeddings_are_normalised_and_meaningful(embedder: Embedder) -> None:
     vecs = embedder.embed(
-        ["The build moved from webpack to vite.", "We switched the bundler to Vite.", "My cat sleeps all day."]
+        [
+            "The build moved from webpack to vite.",
+            "We switched the bundler to Vite.",
+            "My cat sleeps all day.",
+        ]
     )
     assert len(vecs) == 3 and all(len(v) == 384 for v in vecs)
     for v in vecs:
         assert math.isclose(sum(x * x for x in v), 1.0, rel_tol=1e-4)
 
     def cos(a: list[float], b: list[float]) -> float:
-        return sum(x * y for x, y in zip(a, b))
+        return sum(x * y for x, y in zip(a, b, strict=True))
 
     assert cos(vecs[0], vecs[1]) > cos(vecs[0], vecs[2]) + 0.2
     assert embedder.model_id == "all-MiniLM-L6-v2"
@@ -37,7 +41,9 @@ def test_embeddings_are_normalised_and_meaningful(embedder: Embedder) -> None:
 def test_batches_keep_order(embedder: Embedder) -> None:
     texts = [f"note number {i}" for i in range(10)]
     small = Embedder(batch_size=3)
-    assert [round(x, 4) for x in small.embed(texts)[7]] == [round(x, 4) for x in embedder.embed_one(texts[7])]
+    assert [round(x, 4) for x in small.embed(texts)[7]] == [
+        round(x, 4) for x in embedder.embed_one(texts[7])
+    ]
     assert embedder.embed([]) == []
 
 

@@ -10,7 +10,16 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_wheel_ships_cypher_files_and_launcher(tmp_path: Path) -> None:
     subprocess.run(
-        [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(tmp_path), str(ROOT)],
+        [
+            sys.executable,
+            "-m",
+            "build",
+            "--wheel",
+            "--no-isolation",
+            "--outdir",
+            str(tmp_path),
+            str(ROOT),
+        ],
         check=True,
         capture_output=True,
     )
@@ -23,6 +32,12 @@ def test_wheel_ships_cypher_files_and_launcher(tmp_path: Path) -> None:
     assert expected and expected <= names, sorted(expected - names)
     assert "recollect_graph/py.typed" in names
     assert "recollect_graph/db/launcher/pom.xml" in names
-    assert "recollect_graph/db/launcher/src/main/java/org/recollectgraph/launcher/Launcher.java" in names
+    assert (
+        "recollect_graph/db/launcher/src/main/java/org/recollectgraph/launcher/Launcher.java"
+        in names
+    )
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
-    assert "recollect-graph = recollect_graph.cli.main:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
+    assert (
+        "recollect-graph = recollect_graph.cli.main:main"
+        in zipfile.ZipFile(wheel).read(entry_points).decode()
+    )

@@ -30,7 +30,9 @@ def test_every_name_the_code_asks_for_exists() -> None:
     asked: set[str] = set()
     for py in root.rglob("*.py"):
         text = py.read_text()
-        asked |= set(re.findall(r"""\.(?:read|write|autocommit|run)\(\s*"([a-z0-9_]+/[a-z0-9_/]+)\"""", text))
+        asked |= set(
+            re.findall(r"""\.(?:read|write|autocommit|run)\(\s*"([a-z0-9_]+/[a-z0-9_/]+)\"""", text)
+        )
     assert asked, "no named statements found in the code"
     missing = sorted(asked - set(NAMES))
     assert not missing, f"code asks for cypher files that do not exist: {missing}"
@@ -67,7 +69,9 @@ def test_params_in_strings_and_comments_are_not_params() -> None:
     assert body_params("MATCH (n:$(label)) RETURN n") == frozenset()
 
 
-@pytest.mark.parametrize("bad", ["../etc/passwd", "admin/../x", "Admin/Show", "admin/show indexes", ""])
+@pytest.mark.parametrize(
+    "bad", ["../etc/passwd", "admin/../x", "Admin/Show", "admin/show indexes", ""]
+)
 def test_loader_refuses_names_outside_the_folder(bad: str) -> None:
     with pytest.raises(CypherFileError):
         cypher(bad)

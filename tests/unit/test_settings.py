@@ -1,6 +1,7 @@
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
 from recollect_graph import Settings
 from recollect_graph.errors import ConfigError
@@ -43,7 +44,11 @@ def test_overrides_win_over_environment() -> None:
 
 @pytest.mark.parametrize(
     ("var", "value"),
-    [("RECOLLECT_BOLT_PORT", "not-a-port"), ("RECOLLECT_BOLT_PORT", "70000"), ("RECOLLECT_HEAP_MB", "10")],
+    [
+        ("RECOLLECT_BOLT_PORT", "not-a-port"),
+        ("RECOLLECT_BOLT_PORT", "70000"),
+        ("RECOLLECT_HEAP_MB", "10"),
+    ],
 )
 def test_bad_values_are_one_clear_error(var: str, value: str) -> None:
     with pytest.raises(ConfigError) as e:
@@ -62,5 +67,5 @@ def test_masked_hides_password() -> None:
 
 def test_settings_are_frozen() -> None:
     s = Settings.from_env(environ={})
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError):
         s.bolt_port = 1  # type: ignore[misc]
