@@ -81,6 +81,19 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _wait_gone(pid: int, timeout_s: float = 15.0) -> None:
+    """Wait until a (killed) process has fully exited or is a zombie."""
+    deadline = time.monotonic() + timeout_s
+    while pid > 0 and time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().split(") ")[1][:1]
+        except (OSError, IndexError):
+            return
+        if state in ("Z", "X"):
+            return
+        time.sleep(0.1)
+
+
 def _rss_mb(pid: int) -> float | None:
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -214,11 +227,14 @@ class LocalServer:
                     f"fix its permissions or set RECOLLECT_DATA_DIR, {_DOCKER_HINT}"
                 )
 
-    def _check_ports(self) -> None:
+    def _check_ports(self, *, grace_s: float = 0.0) -> None:
         for port, name, var in (
             (self.settings.bolt_port, "Bolt", "RECOLLECT_BOLT_PORT"),
             (self.settings.http_port, "Browser", "RECOLLECT_HTTP_PORT"),
         ):
+            deadline = time.monotonic() + grace_s
+            while port and not port_free(port) and time.monotonic() < deadline:
+                time.sleep(0.2)  # a crashed server's sockets can outlive its pid briefly
             if port and not port_free(port):
                 raise PortInUse(
                     f"port {port} ({name}) on 127.0.0.1 is in use by another process: stop it, "
@@ -252,10 +268,11 @@ class LocalServer:
                     log.info("Neo4j already running (pid %s), attaching", state["pid"])
                     return self._status_from(state, running=True, attached=True)
                 say(f"found a stale pid file (pid {state.get('pid')} is gone); recovering")
+                _wait_gone(int(state.get("pid", 0)))
                 self.state_file.unlink(missing_ok=True)
                 recovered = True
             java = find_java(self.settings)
-            self._check_ports()
+            self._check_ports(grace_s=10.0 if recovered else 0.0)
             if not self.build.is_built():
                 self.build.build(progress=say)
             return self._launch(java.path, say, watch_pid, recovered)
