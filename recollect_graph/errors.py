@@ -111,3 +111,19 @@ class InvalidInput(RecollectError):
     """Caller input was refused before anything was written."""
 
     code = "invalid_input"
+
+
+class EntryNotFound(InvalidInput):
+    """No entry with that id (in that scope)."""
+
+    code = "not_found"
+
+    def __init__(self, entry_id: str) -> None:
+        super().__init__(f"no entry with id {entry_id!r}")
+        self.entry_id = entry_id
+
+
+class ScopeViolation(InvalidInput):
+    """An operation would cross scopes."""
+
+    code = "scope_violation"

@@ -10,16 +10,19 @@ Example:
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 from recollect_graph.db.client import Db, Row
 from recollect_graph.db.schema import apply_schema, check_schema, reset_vector_indexes
 from recollect_graph.db.server import LocalServer, ensure_password
 from recollect_graph.errors import SchemaMismatch
-from recollect_graph.models import SchemaReport, ServerStatus
+from recollect_graph.models import Edge, Entry, Hit, Operation, SchemaReport, ServerStatus
 from recollect_graph.nlp.embedder import Embedder
 from recollect_graph.nlp.spacy_loader import SpacyLoader
+from recollect_graph.services.entries import Knowledge
+from recollect_graph.services.memories import Memories
+from recollect_graph.services.search import Search
 from recollect_graph.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -74,6 +77,9 @@ class Recollect:
         )
         self.spacy = spacy or SpacyLoader(settings.spacy_model)
         self.server = server
+        self.knowledge = Knowledge(db, self.embedder)
+        self._search = Search(db, self.embedder, settings)
+        self.memories = Memories(self.knowledge, self._search, settings)
 
     @classmethod
     def open(
@@ -136,6 +142,85 @@ class Recollect:
             reset_vector_indexes(self.db, model=model, dimensions=dims)
         return apply_schema(self.db, model=model, dimensions=dims)
 
+    # -- the knowledge API (Recollect dialect) ------------------------------------------------
+    def remember(self, content: str, *, scope_id: str, owner_id: str, **opts: Any) -> Entry:
+        """Store one entry, embedded and searchable when this returns.
+
+        See :meth:`recollect_graph.services.entries.Knowledge.remember` for every option.
+
+        Example:
+            >>> rg.remember("We chose Vite over webpack", scope_id="app", owner_id="kai",
+            ...             auto_classify=True, tags=["build"])  # doctest: +SKIP
+        """
+        return self.knowledge.remember(content, scope_id=scope_id, owner_id=owner_id, **opts)
+
+    def remember_many(
+        self,
+        items: Iterable[Mapping[str, Any]],
+        *,
+        scope_id: str,
+        owner_id: str,
+        progress: Callable[[int, int], None] | None = None,
+        batch_size: int = 256,
+    ) -> list[Entry]:
+        """Store many entries (batched embedding and ``UNWIND`` writes)."""
+        return self.knowledge.remember_many(
+            items, scope_id=scope_id, owner_id=owner_id, progress=progress, batch_size=batch_size
+        )
+
+    def forget(self, entry_id: str, *, scope_id: str | None = None) -> Entry:
+        """Hard-delete an entry and its edges (logged; undo with :meth:`undo`)."""
+        return self.knowledge.forget(entry_id, scope_id=scope_id)
+
+    def connect(
+        self,
+        source_id: str,
+        target_id: str,
+        relation: str,
+        *,
+        weight: float = 1.0,
+        reason: str | None = None,
+        scope_id: str | None = None,
+    ) -> Edge:
+        """Connect two entries of one scope with a typed edge (idempotent)."""
+        return self.knowledge.connect(
+            source_id, target_id, relation, weight=weight, reason=reason, scope_id=scope_id
+        )
+
+    def recent(self, scope_id: str, *, limit: int = 20) -> list[Entry]:
+        """The newest current entries of a scope."""
+        return self.knowledge.recent(scope_id, limit=limit)
+
+    def search(self, query: str, *, scope_id: str, **opts: Any) -> list[Hit]:
+        """Hybrid search with a per-signal breakdown on every hit.
+
+        See :meth:`recollect_graph.services.search.Search.search` for every option.
+        """
+        return self._search.search(query, scope_id=scope_id, **opts)
+
+    def get_many(self, ids: Sequence[str], *, scope_id: str | None = None) -> list[Entry]:
+        """Entries by id, in the caller's order, skipping the search pipeline."""
+        return self.knowledge.get_many(ids, scope_id=scope_id)
+
+    def get(self, entry_id: str, *, scope_id: str | None = None) -> Entry:
+        """One entry by id (:class:`~recollect_graph.errors.EntryNotFound` otherwise)."""
+        return self.knowledge.get(entry_id, scope_id=scope_id)
+
+    def outcome(
+        self, entry_ids: Sequence[str], result: str, *, scope_id: str | None = None
+    ) -> list[str]:
+        """Outcome feedback (``good`` or ``bad``) on entries that were used."""
+        return self.knowledge.outcome(entry_ids, result, scope_id=scope_id)
+
+    def undo(self, operation_id: str, *, scope_id: str | None = None) -> Operation:
+        """Undo a logged destructive operation (forget, soft delete)."""
+        return self.knowledge.undo(operation_id, scope_id=scope_id)
+
+    def operations(self, scope_id: str, *, limit: int = 50) -> list[Operation]:
+        """The newest logged operations of a scope."""
+        return self.knowledge.operations(scope_id, limit=limit)
+
+    # -- analysts' own Cypher -----------------------------------------------------------------
     def query(
         self, cypher: str, params: Mapping[str, Any] | None = None, *, write: bool = False
     ) -> list[Row]:

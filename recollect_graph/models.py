@@ -85,3 +85,142 @@ class SchemaReport(Record):
     embedding_model: str
     dimensions: int
     seconds: float
+
+
+# -- knowledge core ---------------------------------------------------------------------------
+
+#: Entry types (Recollect's list plus what the pattern classifier emits).
+ENTRY_TYPES = (
+    "note",
+    "decision",
+    "preference",
+    "milestone",
+    "problem",
+    "emotional",
+    "outcome",
+    "event",
+    "observation",
+    "hypothesis",
+    "session_summary",
+    "conversation_turn",
+    "commit",
+    "ci_failure",
+    "document",
+    "reflection",
+)
+#: Knowledge edge relation types (Recollect's six plus Lore's).
+RELATIONS = (
+    "leads_to",
+    "supports",
+    "contradicts",
+    "derived_from",
+    "supersedes",
+    "related_to",
+    "references",
+    "depends_on",
+    "part_of",
+    "causes",
+)
+SOURCES = ("agent", "system", "user")
+SOURCE_TYPES = ("observed", "inferred", "user_stated", "consolidated", "injected")
+VALENCES = ("neutral", "positive", "negative", "critical")
+DELETE_REASONS = ("duplicate", "hallucinated", "outdated", "expired", "unspecified")
+
+
+class Entry(Record):
+    """One unit of knowledge. A Lore memory is an entry with a ``title``.
+
+    Lifecycle fields follow Recollect: ``strength`` and the effective ``confidence_state`` are
+    computed at read time (see :mod:`recollect_graph.services.lifecycle`).
+    """
+
+    id: str
+    scope_id: str
+    owner_id: str
+    content: str
+    title: str | None = None
+    description: str | None = None
+    summary: str | None = None
+    tags: list[str] = []
+    entry_type: str = "note"
+    source: str = "system"
+    source_type: str = "observed"
+    source_id: str | None = None
+    metadata: dict[str, Any] = {}
+    context_hints: dict[str, Any] = {}
+    content_hash: str | None = None
+    embedding_model: str | None = None
+    confidence: float = 1.0
+    half_life_days: float = 7.0
+    pinned: bool = False
+    emotional_valence: str = "neutral"
+    schema_fit: float = 0.5
+    confidence_state: str = "active"
+    outcome_score: int | None = None
+    score: float = 5.0
+    access_count: int = 0
+    feedback_confidence: float | None = None
+    created_at: datetime
+    updated_at: datetime | None = None
+    last_accessed_at: datetime | None = None
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    retired_at: datetime | None = None
+    soft_deleted_at: datetime | None = None
+    strength: float | None = None
+    created: bool | None = None
+
+
+class Edge(Record):
+    """A knowledge edge between two entries of one scope."""
+
+    source_id: str
+    target_id: str
+    relation: str
+    weight: float = 1.0
+    reason: str | None = None
+    origin: str = "user"
+    created_at: datetime | None = None
+    created: bool | None = None
+
+
+class Signals(Record):
+    """Per-signal breakdown of a search hit (each in [0, 1])."""
+
+    semantic: float = 0.0
+    keyword: float = 0.0
+    graph: float = 0.0
+    strength: float = 0.0
+    quality: float = 0.0
+    usage: float = 0.0
+
+
+class Hit(Record):
+    """One search result: the entry, its final score and why.
+
+    Attributes:
+        entry: The entry (as it was before this search bumped its access count).
+        score: The fused score results are ranked by.
+        signals: The per-signal breakdown.
+        via: For entries brought in by the graph signal: ``"<relation> <hit id>"``.
+        rank: 1-based position in the results.
+    """
+
+    entry: Entry
+    score: float
+    signals: Signals
+    via: str | None = None
+    rank: int = 0
+
+
+class Operation(Record):
+    """An audit record of a destructive change; ``before`` is what undo restores."""
+
+    id: str
+    kind: str
+    scope_id: str
+    actor: str | None = None
+    at: datetime
+    entry_ids: list[str]
+    reason: str | None = None
+    undone_at: datetime | None = None

