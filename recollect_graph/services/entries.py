@@ -119,7 +119,7 @@ class Knowledge:
         progress: Progress | None = None,
         batch_size: int = 256,
     ) -> list[Entry]:
-        """Store many entries: embedded in batches, written with ``UNWIND`` one batch per transaction.
+        """Store many entries: batched embedding, one ``UNWIND`` transaction per batch.
 
         Every item is validated before anything is written. ``progress(done, total)`` is called
         after each committed batch, so ``done`` counts acknowledged entries only.
@@ -477,8 +477,9 @@ class Knowledge:
         return {r["id"]: [x for x in r["links"] if x is not None] for r in rows}
 
     def undo(self, operation_id: str, *, scope_id: str | None = None) -> Operation:
-        """Undo a logged operation (``forget`` re-creates the entry and its edges;
-        ``soft_delete`` restores).
+        """Undo a logged operation.
+
+        ``forget`` re-creates the entry and its edges; ``soft_delete`` restores.
 
         Raises:
             InvalidInput: Unknown operation, or already undone.

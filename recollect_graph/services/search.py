@@ -86,7 +86,9 @@ class Search:
             scope_id: The scope searched; nothing outside it is returned.
             limit: Maximum hits (1-1000).
             min_score: Drop hits whose final score is lower.
-            entry_types, tags, source_types: Keep entries matching any of the given values.
+            entry_types: Keep entries of these types.
+            tags: Keep entries carrying any of these tags.
+            source_types: Keep entries of these source types.
             created_after: Keep entries created at or after this moment.
             as_of: Answer as of a past moment (what was believed and valid then).
             include_superseded: Also return retired (superseded or invalidated) entries.
