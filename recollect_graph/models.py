@@ -202,7 +202,8 @@ class Hit(Record):
         entry: The entry (as it was before this search bumped its access count).
         score: The fused score results are ranked by.
         signals: The per-signal breakdown.
-        via: For entries brought in by the graph signal: ``"<relation> <hit id>"``.
+        via: When the graph signal is non-zero, how: ``"<relation> <hit id>"`` or
+            ``"shares N entities with <hit id>"``.
         rank: 1-based position in the results.
     """
 

@@ -83,8 +83,12 @@ CREATE VECTOR INDEX topic_embedding IF NOT EXISTS FOR (n:Topic) ON (n.embedding)
 CREATE VECTOR INDEX session_embedding IF NOT EXISTS FOR (n:Session) ON (n.embedding)
   OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, `vector.similarity_function`: 'cosine'}};
 
-// full-text indexes (Lucene, standard analyzer); list properties such as tags are indexed
-CREATE FULLTEXT INDEX entry_text IF NOT EXISTS FOR (n:Entry) ON EACH [n.title, n.content, n.summary, n.description, n.tags];
-CREATE FULLTEXT INDEX chunk_text IF NOT EXISTS FOR (n:Chunk) ON EACH [n.text, n.heading];
+// full-text indexes (Lucene); list properties such as tags are indexed. Text uses the english
+//   analyzer (stop words removed, stemming), names the standard analyzer without stop words.
+CREATE FULLTEXT INDEX entry_text IF NOT EXISTS FOR (n:Entry) ON EACH [n.title, n.content, n.summary, n.description, n.tags]
+  OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}};
+CREATE FULLTEXT INDEX chunk_text IF NOT EXISTS FOR (n:Chunk) ON EACH [n.text, n.heading]
+  OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}};
 CREATE FULLTEXT INDEX entity_name IF NOT EXISTS FOR (n:Entity) ON EACH [n.name, n.aliases];
-CREATE FULLTEXT INDEX session_text IF NOT EXISTS FOR (n:Session) ON EACH [n.title, n.initial_request, n.summary, n.keywords, n.topics, n.handoff];
+CREATE FULLTEXT INDEX session_text IF NOT EXISTS FOR (n:Session) ON EACH [n.title, n.initial_request, n.summary, n.keywords, n.topics, n.handoff]
+  OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}};

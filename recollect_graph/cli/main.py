@@ -10,6 +10,8 @@ from typing import Any
 import click
 
 from recollect_graph import __version__
+from recollect_graph.cli.knowledge_cmd import COMMANDS as KNOWLEDGE_COMMANDS
+from recollect_graph.cli.memory_cmd import memory_group
 from recollect_graph.cli.neo4j_cmd import neo4j_group
 from recollect_graph.cli.output import emit_json, handle_errors, json_option, progress, table
 from recollect_graph.errors import InvalidInput
@@ -36,6 +38,9 @@ def cli(verbose: int) -> None:
 
 
 cli.add_command(neo4j_group)
+cli.add_command(memory_group)
+for _cmd in KNOWLEDGE_COMMANDS:
+    cli.add_command(_cmd)
 
 
 @cli.command("config")

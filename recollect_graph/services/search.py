@@ -224,7 +224,7 @@ class Search:
                     entry=entry,
                     score=round(score, 4),
                     signals=sig,
-                    via=via if c.get("graph_only") else None,
+                    via=via,
                 )
             )
         hits.sort(key=lambda h: (-h.score, h.entry.id))

@@ -1,0 +1,212 @@
+"""Hybrid search as a user notices it: meaning, rare tokens, graph neighbours, currency, filters."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from neo4j import RoutingControl
+
+from recollect_graph import Recollect
+from recollect_graph.db.queries import cypher
+from recollect_graph.errors import InvalidInput
+from recollect_graph.services.search import Search, lucene_query
+
+CORPUS = [
+    ("cache", "The response cache is disabled in production until the eviction bug is fixed"),
+    ("bundler", "We moved the frontend build from webpack to vite"),
+    ("token", "Error code ZQX-7731 means the payment gateway rejected the merchant key"),
+    ("standup", "Daily standup moved to 9:30 for the platform team"),
+    ("oncall", "Ana is on call for the billing service this week"),
+    ("postmortem", "Postmortem: eviction storm after cache config change on Friday"),
+]
+
+
+@pytest.fixture
+def corpus(rg: Recollect, scope_id: str) -> dict[str, str]:
+    entries = rg.remember_many(
+        [{"content": c, "tags": [k]} for k, c in CORPUS], scope_id=scope_id, owner_id="kai"
+    )
+    return {k: e.id for (k, _), e in zip(CORPUS, entries, strict=True)}
+
+
+def _ids(hits: list[Any]) -> list[str]:
+    return [h.entry.id for h in hits]
+
+
+def test_paraphrase_is_found_by_meaning(
+    rg: Recollect, scope_id: str, corpus: dict[str, str]
+) -> None:
+    hits = rg.search("which bundler does the web app use?", scope_id=scope_id, hops=0)
+    assert hits[0].entry.id == corpus["bundler"]
+    assert hits[0].signals.semantic > 0.25
+    assert hits[0].rank == 1 and hits[0].score >= hits[1].score
+
+
+def test_exact_rare_token_is_found_by_keyword(
+    rg: Recollect, scope_id: str, corpus: dict[str, str]
+) -> None:
+    hits = rg.search("ZQX-7731", scope_id=scope_id, hops=0)
+    assert hits[0].entry.id == corpus["token"]
+    assert hits[0].signals.keyword == 1.0
+    assert all(h.signals.keyword == 0.0 for h in hits[1:])
+
+
+def test_connected_entry_comes_with_a_hit(
+    rg: Recollect, scope_id: str, corpus: dict[str, str]
+) -> None:
+    hidden = rg.remember("Quarterly OKR: reduce p99 latency", scope_id=scope_id, owner_id="kai")
+    rg.connect(
+        corpus["token"], hidden.id, "leads_to", weight=0.9, reason="gateway errors hurt latency"
+    )
+    hits = rg.search("ZQX-7731", scope_id=scope_id, limit=10)
+    by_id = {h.entry.id: h for h in hits}
+    assert hidden.id in by_id
+    assert by_id[hidden.id].signals.graph > 0 and by_id[hidden.id].signals.keyword == 0.0
+    assert by_id[hidden.id].via == f"leads_to {corpus['token']}"
+    assert by_id[hidden.id].rank == 2  # right after the hit it hangs off
+    flat = {h.entry.id: h for h in rg.search("ZQX-7731", scope_id=scope_id, limit=10, hops=0)}
+    assert hidden.id not in flat or (
+        flat[hidden.id].signals.graph == 0 and flat[hidden.id].rank > 2
+    )
+
+
+def test_superseded_and_deleted_are_hidden_unless_asked(
+    rg: Recollect, scope_id: str, corpus: dict[str, str]
+) -> None:
+    rg.query(
+        "MATCH (e:Entry {id: $id}) SET e.retired_at = datetime()",
+        {"id": corpus["bundler"]},
+        write=True,
+    )
+    rg.memories.in_scope(scope_id).delete([corpus["token"]], reason="outdated")
+    assert corpus["bundler"] not in _ids(rg.search("webpack vite build", scope_id=scope_id))
+    assert corpus["token"] not in _ids(rg.search("ZQX-7731", scope_id=scope_id))
+    assert corpus["bundler"] in _ids(
+        rg.search("webpack vite build", scope_id=scope_id, include_superseded=True)
+    )
+    assert corpus["token"] in _ids(rg.search("ZQX-7731", scope_id=scope_id, include_deleted=True))
+    rg.memories.in_scope(scope_id).restore([corpus["token"]])
+    assert _ids(rg.search("ZQX-7731", scope_id=scope_id))[0] == corpus["token"]
+
+
+def test_as_of_answers_for_a_past_moment(rg: Recollect, scope_id: str) -> None:
+    now = datetime.now(UTC)
+    old = rg.remember(
+        "The API rate limit is 100 requests per minute", scope_id=scope_id, owner_id="kai"
+    )
+    new = rg.remember(
+        "The API rate limit is 500 requests per minute", scope_id=scope_id, owner_id="kai"
+    )
+    rg.query(
+        "MATCH (o:Entry {id: $o}), (n:Entry {id: $n}) "
+        "SET o.created_at = $t0, o.retired_at = $t1, n.created_at = $t1",
+        {"o": old.id, "n": new.id, "t0": now - timedelta(days=10), "t1": now - timedelta(days=2)},
+        write=True,
+    )
+    current = _ids(rg.search("API rate limit", scope_id=scope_id))
+    assert new.id in current and old.id not in current
+    past = _ids(rg.search("API rate limit", scope_id=scope_id, as_of=now - timedelta(days=5)))
+    assert old.id in past and new.id not in past
+
+
+def test_filters(rg: Recollect, scope_id: str, corpus: dict[str, str]) -> None:
+    rg.remember(
+        "We decided to keep the cache off",
+        scope_id=scope_id,
+        owner_id="kai",
+        entry_type="decision",
+        source_type="user_stated",
+    )
+    assert {
+        h.entry.entry_type for h in rg.search("cache", scope_id=scope_id, entry_types=["decision"])
+    } == {"decision"}
+    assert _ids(rg.search("cache", scope_id=scope_id, tags=["postmortem"], hops=0)) == [
+        corpus["postmortem"]
+    ]
+    only_user = rg.search("cache", scope_id=scope_id, source_types=["user_stated"], hops=0)
+    assert [h.entry.source_type for h in only_user] == ["user_stated"]
+    assert (
+        rg.search("cache", scope_id=scope_id, created_after=datetime.now(UTC) + timedelta(days=1))
+        == []
+    )
+    top = rg.search("cache", scope_id=scope_id, min_score=0.5)
+    assert top and all(h.score >= 0.5 for h in top)
+    assert len(rg.search("cache", scope_id=scope_id, limit=2)) == 2
+
+
+def test_other_scopes_are_never_returned(
+    rg: Recollect, scope_id: str, corpus: dict[str, str]
+) -> None:
+    rg.remember("ZQX-7731 in another tenant", scope_id=scope_id + "-b", owner_id="eve")
+    for q in ("ZQX-7731", "payment gateway", "cache"):
+        assert {h.entry.scope_id for h in rg.search(q, scope_id=scope_id)} == {scope_id}
+
+
+def test_search_records_access_exactly_once_per_hit(
+    rg: Recollect, scope_id: str, corpus: dict[str, str]
+) -> None:
+    hits = rg.search("ZQX-7731", scope_id=scope_id, limit=2, hops=0)
+    rg.search("ZQX-7731", scope_id=scope_id, limit=2, hops=0)
+    after = {e.id: e for e in rg.get_many(_ids(hits))}
+    for h in hits:
+        assert after[h.entry.id].access_count == 2
+        assert after[h.entry.id].last_accessed_at is not None
+    rg.search("ZQX-7731", scope_id=scope_id, limit=2, touch=False)
+    assert rg.get(hits[0].entry.id).access_count == 2
+
+
+def test_bad_queries(rg: Recollect, scope_id: str) -> None:
+    for kwargs in ({"limit": 0}, {"hops": 7}, {"min_score": -1}):
+        with pytest.raises(InvalidInput):
+            rg.search("x", scope_id=scope_id, **kwargs)
+    with pytest.raises(InvalidInput):
+        rg.search("   ", scope_id=scope_id)
+    assert rg.search('"unbalanced (quote [ OR AND ~', scope_id=scope_id) == []
+
+
+def test_lucene_query_is_escaped() -> None:
+    assert lucene_query("ZQX-7731 (billing)") == "zqx\\-7731 billing"
+    assert lucene_query("AND OR NOT") is None
+    assert lucene_query("?!") is None
+
+
+def test_rrf_fusion_setting(rg: Recollect, scope_id: str, corpus: dict[str, str]) -> None:
+    rrf = Search(rg.db, rg.embedder, rg.settings.model_copy(update={"fusion": "rrf"}))
+    hits = rrf.search("ZQX-7731 payment gateway", scope_id=scope_id, touch=False)
+    assert hits[0].entry.id == corpus["token"]
+
+
+def test_search_uses_the_native_indexes(
+    rg: Recollect, scope_id: str, corpus: dict[str, str]
+) -> None:
+    q = cypher("search/candidates")
+    params = {
+        "vector": rg.embedder.embed_one("cache"),
+        "lucene": "cache",
+        "k": 50,
+        "scope_id": scope_id,
+        "entry_types": None,
+        "tags": None,
+        "source_types": None,
+        "created_after": None,
+        "as_of": None,
+        "include_superseded": False,
+        "include_deleted": False,
+        "now": datetime.now(UTC),
+    }
+    summary = rg.db.driver.execute_query(
+        "PROFILE " + q.text, params, routing_=RoutingControl.READ
+    ).summary
+    ops: list[str] = []
+
+    def walk(plan: Any) -> None:
+        ops.append(f"{plan['operatorType']} {plan.get('args', {}).get('Details', '')}")
+        for child in plan.get("children", []):
+            walk(child)
+
+    walk(summary.profile)
+    text = "\n".join(ops)
+    assert "db.index.vector.queryNodes" in text and "db.index.fulltext.queryNodes" in text
+    assert "AllNodesScan" not in text and "NodeByLabelScan" not in text
