@@ -34,15 +34,16 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-# Start (or attach to) the embedded Neo4j, apply the schema, show what is there.
+# The main job on real data: start (or attach to) the embedded Neo4j, apply the schema, load this
+# project's own docs and git history as linked entries, and search them with score breakdowns.
 demo: setup
 	$(BIN)/recollect-graph neo4j start
 	$(BIN)/recollect-graph init
 	$(BIN)/recollect-graph doctor
 	@echo
-	$(BIN)/recollect-graph neo4j status
+	$(BIN)/recollect-graph demo --path .
 	@echo
-	$(BIN)/recollect-graph neo4j browser
+	$(BIN)/recollect-graph neo4j status
 	@echo "Stop it with: make stop"
 
 stop: $(STAMP)

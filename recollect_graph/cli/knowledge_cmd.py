@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from recollect_graph.cli.memory_cmd import (
+from recollect_graph.cli.common import (
     fail_missing,
     input_name,
     need,

@@ -1,0 +1,97 @@
+"""Helpers shared by the CLI command modules: scope/owner options, input files, opening."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from recollect_graph.cli.output import progress
+from recollect_graph.errors import InvalidInput
+from recollect_graph.facade import Recollect
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def scope_option(fn: F) -> F:
+    """Add ``--scope`` (env ``RECOLLECT_SCOPE``)."""
+    return click.option(
+        "--scope", envvar="RECOLLECT_SCOPE", show_envvar=True, help="Scope (tenant/workspace)."
+    )(fn)
+
+
+def owner_option(fn: F) -> F:
+    """Add ``--owner`` (env ``RECOLLECT_OWNER``)."""
+    return click.option(
+        "--owner", envvar="RECOLLECT_OWNER", show_envvar=True, help="Owner of what is written."
+    )(fn)
+
+
+def need(value: str | None, flag: str, env: str | None = None) -> str:
+    """``value`` when given; else :class:`InvalidInput` naming the flag (and its variable)."""
+    if value is None or not value.strip():
+        hint = f" (or set {env})" if env else ""
+        raise InvalidInput(f"{flag} is required{hint}")
+    return value
+
+
+def open_rg(as_json: bool) -> Recollect:
+    """Open the database, with server start-up lines on stderr."""
+    return Recollect.open(progress=progress(as_json))
+
+
+def read_input(path: str) -> str:
+    """The text of a file, or of stdin for ``-``."""
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError as e:
+        raise InvalidInput(f"cannot read {path}: {e.strerror or e}") from e
+
+
+def input_name(path: str) -> str:
+    """How error messages name an input path."""
+    return "stdin" if path == "-" else path
+
+
+def parse_json_items(text: str, source: str) -> list[Any]:
+    """A JSON list (or one JSON value), or JSON Lines, as a list; else :class:`InvalidInput`."""
+    if not text.strip():
+        raise InvalidInput(f"{source}: no items (empty input)")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        if text.lstrip().startswith("["):
+            raise InvalidInput(
+                f"{source}: not valid JSON: {e.msg} (line {e.lineno}, column {e.colno})"
+            ) from e
+        data = []
+        for n, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                data.append(json.loads(line))
+            except json.JSONDecodeError as le:
+                raise InvalidInput(
+                    f"{source}: line {n} is not valid JSON: {le.msg} (column {le.colno})"
+                ) from le
+    return data if isinstance(data, list) else [data]
+
+
+def fail_missing(ids: list[str], what: str = "not found") -> None:
+    """Exit 1 with one line when some ids were not found (after the result was printed)."""
+    if ids:
+        click.echo(f"Error: {what}: {', '.join(ids)}", err=True)
+        sys.exit(1)
+
+
+def short(text: str | None, n: int = 60) -> str:
+    """One line of at most ``n`` characters."""
+    flat = re.sub(r"\s+", " ", text or "").strip()
+    return flat if len(flat) <= n else flat[: n - 3] + "..."
