@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -64,9 +65,7 @@ def demo_cmd(
     with open_rg(as_json) as rg:
         t0 = time.monotonic()
         say(f"remembering {len(loaded.items)} items from {root.resolve()} into scope {scope!r}")
-        bar: Any = click.progressbar(
-            length=len(loaded.items), label="  remember", file=click.get_text_stream("stderr")
-        )
+        bar: Any = click.progressbar(length=len(loaded.items), label="  remember", file=sys.stderr)
         with bar:
             done = [0]
 
