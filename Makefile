@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup neo4j-build test test-unit test-integration lint demo stop status clean
+.PHONY: setup neo4j-build test test-unit test-integration lint demo bench stop status clean
 
 setup: $(STAMP) neo4j-build
 
@@ -45,6 +45,10 @@ demo: setup
 	@echo
 	$(BIN)/recollect-graph neo4j status
 	@echo "Stop it with: make stop"
+
+# Benchmarks (ratios against baselines run side by side; see docs/benchmarks.md).
+bench: setup
+	$(BIN)/python benchmarks/bench_core.py --sizes 10000 100000
 
 stop: $(STAMP)
 	$(BIN)/recollect-graph neo4j stop
