@@ -127,3 +127,17 @@ class ScopeViolation(InvalidInput):
     """An operation would cross scopes."""
 
     code = "scope_violation"
+
+
+class ContradictionFound(InvalidInput):
+    """``remember(..., on_conflict="reject")`` found contradictions; nothing was written."""
+
+    code = "contradiction"
+
+    def __init__(self, conflicts: list[dict[str, object]]) -> None:
+        first = conflicts[0]
+        super().__init__(
+            f"{len(conflicts)} contradiction(s) with current knowledge, e.g. {first['type']}: "
+            f"{first['reason']} (entry {first['entry_id']}); nothing was written"
+        )
+        self.conflicts = conflicts

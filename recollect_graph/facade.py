@@ -18,8 +18,10 @@ from recollect_graph.db.schema import apply_schema, check_schema, reset_vector_i
 from recollect_graph.db.server import LocalServer, ensure_password
 from recollect_graph.errors import SchemaMismatch
 from recollect_graph.models import Edge, Entry, Hit, Operation, SchemaReport, ServerStatus
+from recollect_graph.nlp.claims import ClaimExtractor
 from recollect_graph.nlp.embedder import Embedder
 from recollect_graph.nlp.spacy_loader import SpacyLoader
+from recollect_graph.services.contradictions import ContradictionResult, Contradictions
 from recollect_graph.services.entries import Knowledge
 from recollect_graph.services.memories import Memories
 from recollect_graph.services.search import Search
@@ -77,7 +79,9 @@ class Recollect:
         )
         self.spacy = spacy or SpacyLoader(settings.spacy_model)
         self.server = server
-        self.knowledge = Knowledge(db, self.embedder)
+        self.claims = ClaimExtractor(self.spacy)
+        self.knowledge = Knowledge(db, self.embedder, extractor=self.claims)
+        self.contradictions = Contradictions(self.knowledge, self.claims)
         self._search = Search(db, self.embedder, settings)
         self.memories = Memories(self.knowledge, self._search, settings)
 
@@ -219,6 +223,48 @@ class Recollect:
     def operations(self, scope_id: str, *, limit: int = 50) -> list[Operation]:
         """The newest logged operations of a scope."""
         return self.knowledge.operations(scope_id, limit=limit)
+
+    # -- contradictions and supersession ---------------------------------------------------------
+    def check_contradiction(
+        self, content: str, *, scope_id: str, owner_id: str | None = None
+    ) -> ContradictionResult:
+        """Does ``content`` contradict current knowledge of the scope? Writes nothing.
+
+        Example:
+            >>> r = rg.check_contradiction("We moved the build to vite", scope_id="app")
+            >>> [(c.type, c.reason) for c in r.conflicts]  # doctest: +SKIP
+        """
+        return self.contradictions.check(content, scope_id=scope_id, owner_id=owner_id)
+
+    def supersede(
+        self, scope_id: str, entity: str, relation: str, new_value: str
+    ) -> dict[str, Any]:
+        """Retire what the scope says about (entity, relation) with another value (undoable)."""
+        return self.contradictions.supersede(scope_id, entity, relation, new_value)
+
+    def supersede_entry(
+        self, old_id: str, new_id: str, *, reason: str | None = None
+    ) -> dict[str, Any]:
+        """``new_id`` supersedes ``old_id`` (undoable)."""
+        return self.contradictions.supersede_entry(old_id, new_id, reason=reason)
+
+    def invalidate(
+        self, scope_id: str, pattern: str, *, reason: str, replacement: str | None = None
+    ) -> dict[str, Any]:
+        """Weaken entries that mention a deprecated concept; a replacement supersedes them."""
+        return self.contradictions.invalidate(
+            scope_id, pattern, reason=reason, replacement=replacement
+        )
+
+    def conflicts(self, scope_id: str, *, limit: int = 50) -> list[dict[str, Any]]:
+        """Open contradictions of a scope."""
+        return self.contradictions.conflicts(scope_id, limit=limit)
+
+    def resolve(
+        self, scope_id: str, a: str, b: str, *, keep: str, forget_loser: bool = False
+    ) -> dict[str, Any]:
+        """Resolve the contradiction between entries ``a`` and ``b`` by keeping ``keep``."""
+        return self.contradictions.resolve(scope_id, a, b, keep=keep, forget_loser=forget_loser)
 
     # -- analysts' own Cypher -----------------------------------------------------------------
     def query(

@@ -169,6 +169,7 @@ class Entry(Record):
     soft_deleted_at: datetime | None = None
     strength: float | None = None
     created: bool | None = None
+    conflicts: list[dict[str, Any]] | None = None
 
 
 class Edge(Record):

@@ -30,7 +30,7 @@ class Verdict:
 
 
 def _get(c: Any, k: str) -> Any:
-    return c[k] if isinstance(c, Mapping) else getattr(c, k)
+    return c.get(k) if isinstance(c, Mapping) else getattr(c, k)
 
 
 def _say(c: Any) -> str:

@@ -18,6 +18,7 @@ from typing import Any
 from recollect_graph.db.client import Db, Tx
 from recollect_graph.errors import (
     ConstraintViolation,
+    ContradictionFound,
     EntryNotFound,
     InvalidInput,
     RecollectError,
@@ -33,10 +34,12 @@ from recollect_graph.models import (
     Entry,
     Operation,
 )
+from recollect_graph.nlp.claims import ClaimExtractor
 from recollect_graph.nlp.classify import classify
 from recollect_graph.nlp.embedder import Embedder
+from recollect_graph.services import changes, lifecycle
 from recollect_graph.services import context as context_mod
-from recollect_graph.services import lifecycle
+from recollect_graph.services.changes import claim_rows, find_conflicts
 from recollect_graph.services.records import (
     aware,
     content_hash,
@@ -55,14 +58,32 @@ from recollect_graph.services.records import (
 log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]
+ON_CONFLICT = ("record", "supersede", "reject")
 _REMEMBER_KEYS = frozenset(
     {
-        "content", "entry_type", "auto_classify", "tags", "summary", "source", "source_id",
-        "metadata", "confidence", "half_life_days", "pinned", "title", "description",
-        "source_type", "valid_from", "valid_to", "context_hints", "emotional_valence", "score",
+        "content",
+        "entry_type",
+        "auto_classify",
+        "tags",
+        "summary",
+        "source",
+        "source_id",
+        "metadata",
+        "confidence",
+        "half_life_days",
+        "pinned",
+        "title",
+        "description",
+        "source_type",
+        "valid_from",
+        "valid_to",
+        "context_hints",
+        "emotional_valence",
+        "score",
         "force",
+        "on_conflict",
     }
-)  # fmt: skip
+)
 
 
 def embed_text(item: Mapping[str, Any]) -> str:
@@ -80,9 +101,17 @@ class Knowledge:
         capture_context: Whether to capture git/path/OS context when no hints are given.
     """
 
-    def __init__(self, db: Db, embedder: Embedder, *, capture_context: bool = True) -> None:
+    def __init__(
+        self,
+        db: Db,
+        embedder: Embedder,
+        *,
+        extractor: ClaimExtractor | None = None,
+        capture_context: bool = True,
+    ) -> None:
         self.db = db
         self.embedder = embedder
+        self.extractor = extractor
         self.capture_context = capture_context
 
     # -- remember ----------------------------------------------------------------------------
@@ -98,7 +127,11 @@ class Knowledge:
                 ``half_life_days`` (7.0), ``pinned`` (False), ``title``, ``description``,
                 ``source_type`` ("observed"), ``valid_from``, ``valid_to``, ``context_hints``,
                 ``emotional_valence`` (inferred), ``score`` (5.0, Lore's 0-10 quality),
-                ``force`` (False: the same content in a scope returns the existing entry).
+                ``force`` (False: the same content in a scope returns the existing entry),
+                ``on_conflict`` ("record": contradictions with current knowledge become
+                ``CONTRADICTS`` edges with their reason; "supersede": the contradicted entries
+                are retired and superseded by the new one, undoably; "reject": nothing is
+                written and :class:`ContradictionFound` lists the conflicts).
 
         Returns:
             The entry; ``created`` is False when it already existed.
@@ -197,7 +230,10 @@ class Knowledge:
         }
         if props["valid_from"] and props["valid_to"] and props["valid_to"] <= props["valid_from"]:
             raise InvalidInput(f"item {i}: valid_to must be after valid_from")
-        return {"props": props, "force": bool(item.get("force", False))}
+        on_conflict = one_of(
+            item.get("on_conflict", "record"), f"item {i}: on_conflict", ON_CONFLICT
+        )
+        return {"props": props, "force": bool(item.get("force", False)), "on_conflict": on_conflict}
 
     def _check_unique_titles(self, rows: Sequence[Mapping[str, Any]]) -> None:
         seen: set[str] = set()
@@ -231,8 +267,43 @@ class Knowledge:
             )
             p["id"] = eid
             rows.append({"id": eid, "props": {k: v for k, v in p.items() if v is not None}})
+        claims = (
+            self.extractor.extract_many([r["props"]["content"] for r in batch])
+            if self.extractor
+            else [[] for _ in batch]
+        )
+
+        def tx_fn(tx: Tx) -> list[Entry]:
+            result = tx.run("entries/remember", rows=rows)
+            created = [(i, res["entry"]["id"]) for i, res in enumerate(result) if res["created"]]
+            tx.run(
+                "claims/upsert",
+                rows=[claim_rows(eid, scope_id, claims[i]) for i, eid in created if claims[i]],
+            )
+            found: dict[int, list[dict[str, Any]]] = {}
+            batch_ids = [res["entry"]["id"] for res in result]
+            for i, eid in created:
+                conflicts = find_conflicts(
+                    tx.run,
+                    claims[i],
+                    scope_id=scope_id,
+                    owner_id=None,
+                    exclude_ids=batch_ids,
+                    now=now,
+                )
+                if conflicts:
+                    found[i] = self._apply_on_conflict(
+                        tx, batch[i]["on_conflict"], eid, scope_id, conflicts, now
+                    )
+            return [
+                entry_from_row(res["entry"], now=now).model_copy(
+                    update={"created": res["created"], "conflicts": found.get(i)}
+                )
+                for i, res in enumerate(result)
+            ]
+
         try:
-            result = self.db.write_tx(lambda tx: tx.run("entries/remember", rows=rows))
+            return self.db.write_tx(tx_fn)
         except ConstraintViolation as e:
             if "title" in str(e):
                 raise InvalidInput(
@@ -240,10 +311,73 @@ class Knowledge:
                     f"({e}); titles are unique per scope"
                 ) from e
             raise
-        return [
-            entry_from_row(res["entry"], now=now).model_copy(update={"created": res["created"]})
-            for res in result
+
+    def _apply_on_conflict(
+        self,
+        tx: Tx,
+        mode: str,
+        new_id: str,
+        scope_id: str,
+        conflicts: list[tuple[str, Any, dict[str, Any], dict[str, Any]]],
+        now: Any,
+    ) -> list[dict[str, Any]]:
+        out = [
+            {
+                "entry_id": eid,
+                "type": v.type,
+                "score": v.score,
+                "reason": v.reason,
+                "claim": new,
+                "existing_claim": old,
+            }
+            for eid, v, new, old in conflicts
         ]
+        if mode == "reject":
+            raise ContradictionFound(out)
+        tx.run(
+            "conflicts/record",
+            rows=[
+                {
+                    "source_id": new_id,
+                    "target_id": c["entry_id"],
+                    "type": c["type"],
+                    "score": c["score"],
+                    "reason": c["reason"],
+                    "claim": json.dumps(c["claim"], default=str),
+                    "existing_claim": json.dumps(c["existing_claim"], default=str),
+                }
+                for c in out
+            ],
+            now=now,
+        )
+        if mode == "supersede":
+            olds = [c["entry_id"] for c in out]
+            state = changes.snapshot_state(tx.run, olds, scope_id)
+            tx.run("supersede/retire", ids=olds, scope_id=scope_id, now=now, by=new_id)
+            links = tx.run(
+                "supersede/link",
+                rows=[
+                    {"source_id": new_id, "target_id": o, "reason": "contradicted by new entry"}
+                    for o in olds
+                ],
+                rel_type="SUPERSEDES",
+                origin="remember",
+                now=now,
+            )
+            op = changes.record(
+                tx.run,
+                kind="supersede",
+                scope_id=scope_id,
+                now=now,
+                entry_ids=olds,
+                state=state,
+                links=[{**link, "rel": "SUPERSEDES"} for link in links if link["created"]],
+                reason=f"superseded by {new_id}",
+            )
+            for c in out:
+                c["superseded"] = True
+                c["operation_id"] = op
+        return out
 
     def _schema_fits(
         self, batch: list[dict[str, Any]], vectors: list[list[float]], scope_id: str
@@ -409,6 +543,7 @@ class Knowledge:
                 reason=None,
                 before=before,
             )
+            tx.run("claims/retract", id=entry_id)
             tx.run("entries/delete", id=entry_id)
             return entry_from_row(props, now=now)
 
@@ -498,6 +633,15 @@ class Knowledge:
                 props = _restore_types(before["props"])
                 edges = [{**e, "props": _restore_types(e["props"])} for e in before["edges"]]
                 tx.run("entries/restore_snapshot", props=props, edges=edges)
+                if self.extractor and props.get("content"):
+                    found = self.extractor.extract(str(props["content"]))
+                    if found:
+                        tx.run(
+                            "claims/upsert",
+                            rows=[claim_rows(props["id"], props["scope_id"], found)],
+                        )
+            elif op["kind"] in ("supersede", "invalidate", "resolve", "consolidate"):
+                changes.revert(tx.run, before, now)
             elif op["kind"] == "soft_delete":
                 tx.run("entries/restore", ids=op["entry_ids"], scope_id=op["scope_id"], now=now)
             else:
@@ -528,9 +672,14 @@ def operation_from_row(op: Mapping[str, Any]) -> Operation:
 
 
 _TEMPORAL_KEYS = (
-    "created_at", "updated_at", "last_accessed_at", "valid_from", "valid_to", "retired_at",
+    "created_at",
+    "updated_at",
+    "last_accessed_at",
+    "valid_from",
+    "valid_to",
+    "retired_at",
     "soft_deleted_at",
-)  # fmt: skip
+)
 
 
 def _json_default(v: Any) -> Any:

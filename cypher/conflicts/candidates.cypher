@@ -1,0 +1,25 @@
+// Purpose: existing claims that could contradict new ones: same subject, or (for attribution)
+//   the same work item, or (for tool choices) the same category when one side speaks for the
+//   whole team. Only current entries of the scope with confidence above 0.3 count. Reads only.
+// Params: $claims (list of maps: i, subject_key, predicate, object_key, category), $scope_id (string), $owner_id (string or null), $exclude_ids (list of strings), $now (datetime)
+// Returns: i (int), claim (map), entry_id (string)
+UNWIND $claims AS nc
+CALL (nc) {
+  MATCH (c:Claim {scope_id: $scope_id, subject_key: nc.subject_key})
+  WHERE c.predicate = nc.predicate
+  RETURN c
+  UNION
+  MATCH (c:Claim {scope_id: $scope_id, object_key: nc.object_key})
+  WHERE nc.predicate IN ['works_on', 'created', 'uses'] AND c.predicate = nc.predicate
+  RETURN c
+  UNION
+  MATCH (c:Claim {scope_id: $scope_id, category: nc.category})
+  WHERE nc.category IS NOT NULL AND c.predicate = nc.predicate
+  RETURN c
+}
+MATCH (e:Entry)-[:ASSERTS]->(c)
+WHERE e.retired_at IS NULL AND e.soft_deleted_at IS NULL AND coalesce(e.confidence, 1.0) > 0.3
+  AND (e.valid_to IS NULL OR e.valid_to > $now)
+  AND ($owner_id IS NULL OR e.owner_id = $owner_id)
+  AND NOT e.id IN $exclude_ids
+RETURN nc.i AS i, properties(c) AS claim, e.id AS entry_id

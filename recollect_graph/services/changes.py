@@ -1,0 +1,174 @@
+"""Claims in the graph, contradiction lookups, and the change sets that make operations undoable.
+
+A lifecycle operation (supersede, invalidate, resolve, consolidate) records in its ``Operation``
+node the lifecycle properties of every entry it touched (as they were), the edges it created and
+the entries it created; :func:`revert` puts all of that back.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from recollect_graph.nlp.claims import Claim
+from recollect_graph.nlp.conflicts import Verdict, best, judge
+from recollect_graph.services.records import aware, native
+
+Run = Callable[..., list[dict[str, Any]]]
+_NS = uuid.UUID("0b7c8f55-58d2-4a5e-9a51-4f7e2d6a9b13")
+LINK_TYPES = ("SUPERSEDES", "DERIVED_FROM")
+
+
+def claim_rows(entry_id: str, scope_id: str, claims: Sequence[Claim]) -> dict[str, Any]:
+    """The ``claims/upsert`` row of one entry (stable claim and entity ids)."""
+    out = []
+    for i, c in enumerate(claims):
+        d = c.to_dict()
+        d["id"] = str(
+            uuid.uuid5(
+                _NS,
+                f"{entry_id}\x1f{i}\x1f{c.predicate}\x1f{c.subject_key}"
+                f"\x1f{c.object_key}\x1f{c.polarity}",
+            )
+        )
+        d["entity_id"] = str(uuid.uuid5(_NS, f"{scope_id}\x1fentity\x1f{c.subject_key}"))
+        out.append(d)
+    return {"entry_id": entry_id, "claims": out}
+
+
+def find_conflicts(
+    run: Run,
+    claims: Sequence[Claim],
+    *,
+    scope_id: str,
+    owner_id: str | None,
+    exclude_ids: Sequence[str],
+    now: datetime,
+) -> list[tuple[str, Verdict, dict[str, Any], dict[str, Any]]]:
+    """Conflicts of new ``claims`` with the scope's current claims: one (the best) per entry.
+
+    Returns:
+        ``(existing entry id, verdict, new claim, existing claim)`` tuples, strongest first.
+    """
+    if not claims:
+        return []
+    rows = run(
+        "conflicts/candidates",
+        claims=[
+            {
+                "i": i,
+                "subject_key": c.subject_key,
+                "predicate": c.predicate,
+                "object_key": c.object_key,
+                "category": c.category,
+            }
+            for i, c in enumerate(claims)
+        ],
+        scope_id=scope_id,
+        owner_id=owner_id,
+        exclude_ids=list(exclude_ids),
+        now=now,
+    )
+    per_entry: dict[str, list[tuple[Verdict, dict[str, Any], dict[str, Any]]]] = {}
+    for r in rows:
+        new = claims[int(r["i"])]
+        v = judge(new, r["claim"])
+        if v is not None:
+            per_entry.setdefault(r["entry_id"], []).append((v, new.to_dict(), r["claim"]))
+    out = []
+    for eid, found in per_entry.items():
+        top = best([f[0] for f in found])
+        assert top is not None
+        match = next(f for f in found if f[0] == top)
+        out.append((eid, top, match[1], {k: native(v) for k, v in match[2].items()}))
+    out.sort(key=lambda t: -t[1].score)
+    return out
+
+
+def snapshot_state(run: Run, ids: Sequence[str], scope_id: str) -> list[dict[str, Any]]:
+    """Lifecycle properties of entries as they are now (JSON-ready)."""
+    rows = run("supersede/state", ids=list(ids), scope_id=scope_id)
+    return [{"id": r["id"], "props": _jsonable(r["props"])} for r in rows]
+
+
+def record(
+    run: Run,
+    *,
+    kind: str,
+    scope_id: str,
+    now: datetime,
+    entry_ids: Sequence[str],
+    state: list[dict[str, Any]],
+    links: list[dict[str, Any]],
+    created: Sequence[str] = (),
+    contradictions: Sequence[Mapping[str, Any]] = (),
+    reason: str | None = None,
+    actor: str | None = None,
+) -> str:
+    """Write the ``Operation`` of a lifecycle change; returns its id."""
+    op_id = str(uuid.uuid4())
+    before = {
+        "state": state,
+        "links": links,
+        "created": list(created),
+        "contradictions": [dict(c) for c in contradictions],
+    }
+    run(
+        "operations/record",
+        id=op_id,
+        kind=kind,
+        scope_id=scope_id,
+        actor=actor,
+        now=now,
+        entry_ids=list(entry_ids),
+        reason=reason,
+        before=json.dumps(before),
+    )
+    return op_id
+
+
+def revert(run: Run, before: Mapping[str, Any], now: datetime) -> None:
+    """Undo a recorded lifecycle change exactly: edges and entries it made, state it changed."""
+    for rel in LINK_TYPES:
+        rows = [
+            {"source_id": link["source_id"], "target_id": link["target_id"]}
+            for link in before.get("links", [])
+            if link.get("rel") == rel
+        ]
+        if rows:
+            run("supersede/unlink", rows=rows, rel_type=rel)
+    for eid in before.get("created", []):
+        run("claims/retract", id=eid)
+        run("entries/delete", id=eid)
+    state = [
+        {"id": s["id"], "props": {k: _from_json(v) for k, v in s["props"].items()}}
+        for s in before.get("state", [])
+    ]
+    if state:
+        run("supersede/restore_state", rows=state)
+    for c in before.get("contradictions", []):
+        run(
+            "conflicts/set_status",
+            a=c["a"],
+            b=c["b"],
+            status=c.get("status") or "open",
+            resolved_by=None,
+            now=now,
+        )
+
+
+def _jsonable(props: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in props.items():
+        v = native(v)
+        out[k] = {"$dt": v.isoformat()} if isinstance(v, datetime) else v
+    return out
+
+
+def _from_json(v: Any) -> Any:
+    if isinstance(v, dict) and "$dt" in v:
+        return aware(v["$dt"], "value")
+    return v
