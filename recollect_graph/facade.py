@@ -21,6 +21,7 @@ from recollect_graph.models import Edge, Entry, Hit, Operation, SchemaReport, Se
 from recollect_graph.nlp.claims import ClaimExtractor
 from recollect_graph.nlp.embedder import Embedder
 from recollect_graph.nlp.spacy_loader import SpacyLoader
+from recollect_graph.services.consolidation import Consolidation
 from recollect_graph.services.contradictions import ContradictionResult, Contradictions
 from recollect_graph.services.entries import Knowledge
 from recollect_graph.services.memories import Memories
@@ -82,6 +83,7 @@ class Recollect:
         self.claims = ClaimExtractor(self.spacy)
         self.knowledge = Knowledge(db, self.embedder, extractor=self.claims)
         self.contradictions = Contradictions(self.knowledge, self.claims)
+        self.consolidation = Consolidation(self.knowledge, self.contradictions)
         self._search = Search(db, self.embedder, settings)
         self.memories = Memories(self.knowledge, self._search, settings)
 
@@ -265,6 +267,10 @@ class Recollect:
     ) -> dict[str, Any]:
         """Resolve the contradiction between entries ``a`` and ``b`` by keeping ``keep``."""
         return self.contradictions.resolve(scope_id, a, b, keep=keep, forget_loser=forget_loser)
+
+    def consolidate(self, scope_id: str, *, dry_run: bool = True) -> dict[str, Any]:
+        """Propose (or apply) merges of near-duplicates, resolutions and archiving (undoable)."""
+        return self.consolidation.consolidate(scope_id, dry_run=dry_run)
 
     # -- analysts' own Cypher -----------------------------------------------------------------
     def query(

@@ -6,4 +6,5 @@ MATCH (e:Entry)
 WHERE e.id IN $ids AND e.scope_id = $scope_id
 RETURN e.id AS id, e.scope_id AS scope_id,
        {confidence: e.confidence, valid_to: e.valid_to, retired_at: e.retired_at,
-        half_life_days: e.half_life_days, retired_by: e.retired_by} AS props
+        half_life_days: e.half_life_days, retired_by: e.retired_by,
+        updated_at: e.updated_at} AS props

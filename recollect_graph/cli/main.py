@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from recollect_graph import __version__
+from recollect_graph.cli.contradiction_cmd import COMMANDS as CONTRADICTION_COMMANDS
 from recollect_graph.cli.demo_cmd import demo_cmd
 from recollect_graph.cli.knowledge_cmd import COMMANDS as KNOWLEDGE_COMMANDS
 from recollect_graph.cli.memory_cmd import memory_group
@@ -42,6 +43,8 @@ cli.add_command(neo4j_group)
 cli.add_command(memory_group)
 cli.add_command(demo_cmd)
 for _cmd in KNOWLEDGE_COMMANDS:
+    cli.add_command(_cmd)
+for _cmd in CONTRADICTION_COMMANDS:
     cli.add_command(_cmd)
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import logging
-import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import timedelta
 from typing import Any
@@ -32,7 +31,6 @@ from recollect_graph.models import (
     VALENCES,
     Edge,
     Entry,
-    Operation,
 )
 from recollect_graph.nlp.claims import ClaimExtractor
 from recollect_graph.nlp.classify import classify
@@ -40,6 +38,7 @@ from recollect_graph.nlp.embedder import Embedder
 from recollect_graph.services import changes, lifecycle
 from recollect_graph.services import context as context_mod
 from recollect_graph.services.changes import claim_rows, find_conflicts
+from recollect_graph.services.history import History, operation_from_row
 from recollect_graph.services.records import (
     aware,
     content_hash,
@@ -92,7 +91,7 @@ def embed_text(item: Mapping[str, Any]) -> str:
     return ". ".join(str(p) for p in parts if p)
 
 
-class Knowledge:
+class Knowledge(History):
     """Recollect's knowledge API over the graph.
 
     Args:
@@ -514,85 +513,6 @@ class Knowledge:
         )
         return [r["id"] for r in rows]
 
-    # -- destructive, undoable ---------------------------------------------------------------
-    def forget(
-        self, entry_id: str, *, scope_id: str | None = None, actor: str | None = None
-    ) -> Entry:
-        """Hard-delete an entry and its edges; the before-state is kept in an ``Operation``.
-
-        Raises:
-            EntryNotFound: No such entry (in ``scope_id`` when given).
-        """
-        now = now_utc()
-
-        def tx_fn(tx: Tx) -> Entry:
-            snap = tx.run("entries/snapshot", id=entry_id, scope_id=scope_id)
-            if not snap:
-                raise EntryNotFound(entry_id)
-            props = snap[0]["props"]
-            edges = [e for e in snap[0]["edges"] if e is not None]
-            before = json.dumps({"props": props, "edges": edges}, default=_json_default)
-            tx.run(
-                "operations/record",
-                id=str(uuid.uuid4()),
-                kind="forget",
-                scope_id=props["scope_id"],
-                actor=actor,
-                now=now,
-                entry_ids=[entry_id],
-                reason=None,
-                before=before,
-            )
-            tx.run("claims/retract", id=entry_id)
-            tx.run("entries/delete", id=entry_id)
-            return entry_from_row(props, now=now)
-
-        return self.db.write_tx(tx_fn)
-
-    def soft_delete(
-        self,
-        ids: Sequence[str],
-        *,
-        scope_id: str,
-        reason: str = "unspecified",
-        actor: str | None = None,
-    ) -> dict[str, Any]:
-        """Soft-delete entries of a scope (logged as one undoable operation).
-
-        Returns:
-            ``{forgotten, not_found, operation_id}`` (``operation_id`` is None if nothing changed).
-        """
-        now = now_utc()
-        op_id = str(uuid.uuid4())
-
-        def tx_fn(tx: Tx) -> list[str]:
-            done = [
-                r["id"]
-                for r in tx.run(
-                    "entries/soft_delete", ids=list(ids), scope_id=scope_id, reason=reason, now=now
-                )
-            ]
-            if done:
-                tx.run(
-                    "operations/record",
-                    id=op_id,
-                    kind="soft_delete",
-                    scope_id=scope_id,
-                    actor=actor,
-                    now=now,
-                    entry_ids=done,
-                    reason=reason,
-                    before="{}",
-                )
-            return done
-
-        done = self.db.write_tx(tx_fn)
-        return {
-            "forgotten": done,
-            "not_found": [i for i in ids if i not in done],
-            "operation_id": op_id if done else None,
-        }
-
     def touch(self, ids: Sequence[str]) -> None:
         """Record that entries were used (access count, last access, stale wakes up)."""
         self.db.write(
@@ -611,92 +531,5 @@ class Knowledge:
         rows = self.db.read("entries/links_of", ids=list(ids), per_entry=per_entry)
         return {r["id"]: [x for x in r["links"] if x is not None] for r in rows}
 
-    def undo(self, operation_id: str, *, scope_id: str | None = None) -> Operation:
-        """Undo a logged operation.
 
-        ``forget`` re-creates the entry and its edges; ``soft_delete`` restores.
-
-        Raises:
-            InvalidInput: Unknown operation, or already undone.
-        """
-        now = now_utc()
-
-        def tx_fn(tx: Tx) -> Operation:
-            rows = tx.run("operations/get", id=operation_id, scope_id=scope_id)
-            if not rows:
-                raise InvalidInput(f"no operation with id {operation_id!r}")
-            op = rows[0]["op"]
-            if op.get("undone_at") is not None:
-                raise InvalidInput(f"operation {operation_id} was already undone")
-            before = json.loads(op["before"])
-            if op["kind"] == "forget":
-                props = _restore_types(before["props"])
-                edges = [{**e, "props": _restore_types(e["props"])} for e in before["edges"]]
-                tx.run("entries/restore_snapshot", props=props, edges=edges)
-                if self.extractor and props.get("content"):
-                    found = self.extractor.extract(str(props["content"]))
-                    if found:
-                        tx.run(
-                            "claims/upsert",
-                            rows=[claim_rows(props["id"], props["scope_id"], found)],
-                        )
-            elif op["kind"] in ("supersede", "invalidate", "resolve", "consolidate"):
-                changes.revert(tx.run, before, now)
-            elif op["kind"] == "soft_delete":
-                tx.run("entries/restore", ids=op["entry_ids"], scope_id=op["scope_id"], now=now)
-            else:
-                raise InvalidInput(f"operations of kind {op['kind']!r} cannot be undone")
-            tx.run("operations/mark_undone", id=operation_id, now=now)
-            return operation_from_row({**op, "undone_at": now})
-
-        return self.db.write_tx(tx_fn)
-
-    def operations(self, scope_id: str, *, limit: int = 50) -> list[Operation]:
-        """The newest logged operations of a scope."""
-        rows = self.db.read("operations/list", scope_id=scope_id, limit=limit)
-        return [operation_from_row(r["op"]) for r in rows]
-
-
-def operation_from_row(op: Mapping[str, Any]) -> Operation:
-    """Build an :class:`Operation` record."""
-    return Operation(
-        id=op["id"],
-        kind=op["kind"],
-        scope_id=op["scope_id"],
-        actor=op.get("actor"),
-        at=native(op["at"]),
-        entry_ids=list(op.get("entry_ids") or []),
-        reason=op.get("reason"),
-        undone_at=native(op.get("undone_at")),
-    )
-
-
-_TEMPORAL_KEYS = (
-    "created_at",
-    "updated_at",
-    "last_accessed_at",
-    "valid_from",
-    "valid_to",
-    "retired_at",
-    "soft_deleted_at",
-)
-
-
-def _json_default(v: Any) -> Any:
-    v = native(v)
-    if hasattr(v, "isoformat"):
-        return {"$dt": v.isoformat()}
-    raise TypeError(f"cannot serialise {type(v).__name__}")
-
-
-def _restore_types(props: Mapping[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for k, v in props.items():
-        if isinstance(v, dict) and "$dt" in v:
-            out[k] = aware(v["$dt"], k)
-        else:
-            out[k] = v
-    return out
-
-
-__all__ = ["EntryNotFound", "Knowledge", "RecollectError", "ScopeViolation"]
+__all__ = ["EntryNotFound", "Knowledge", "RecollectError", "ScopeViolation", "operation_from_row"]
