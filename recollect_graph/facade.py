@@ -18,7 +18,7 @@ from recollect_graph.db.schema import apply_schema, check_schema, reset_vector_i
 from recollect_graph.db.server import LocalServer, ensure_password
 from recollect_graph.errors import SchemaMismatch
 from recollect_graph.models import Edge, Entry, Hit, Operation, SchemaReport, ServerStatus
-from recollect_graph.nlp.claims import ClaimExtractor
+from recollect_graph.nlp.claims import CLAIM_EXCLUDE, ClaimExtractor
 from recollect_graph.nlp.embedder import Embedder
 from recollect_graph.nlp.spacy_loader import SpacyLoader
 from recollect_graph.services.consolidation import Consolidation
@@ -80,7 +80,7 @@ class Recollect:
         )
         self.spacy = spacy or SpacyLoader(settings.spacy_model)
         self.server = server
-        self.claims = ClaimExtractor(self.spacy)
+        self.claims = ClaimExtractor(SpacyLoader(settings.spacy_model, exclude=CLAIM_EXCLUDE))
         self.knowledge = Knowledge(db, self.embedder, extractor=self.claims)
         self.contradictions = Contradictions(self.knowledge, self.claims)
         self.consolidation = Consolidation(self.knowledge, self.contradictions)

@@ -122,7 +122,7 @@ class Settings(BaseModel):
     w_strength: float = Field(default=0.08, ge=0)
     w_quality: float = Field(default=0.07, ge=0)
     w_usage: float = Field(default=0.05, ge=0)
-    search_candidates: int = Field(default=200, ge=10, le=5000)
+    search_candidates: int = Field(default=100, ge=10, le=5000)
     dedup_threshold: float = Field(default=0.85, gt=0, le=1)
     auto_link_threshold: float = Field(default=0.85, gt=0, le=1)
     java: str | None = None

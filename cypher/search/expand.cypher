@@ -3,7 +3,8 @@
 //   entities, with the same scope and currency filters as candidates. Each neighbour gets the best
 //   seed relevance times its path factor, the relation it came by, and its cosine to the query.
 // Params: $seeds (list of maps: id, relevance), $hops (int), $vector (list of floats), $scope_id (string), $include_superseded (bool), $include_deleted (bool), $now (datetime), $limit (int)
-// Returns: entry (map, no embedding), graph (float), via (string), semantic (float)
+// Returns: id, created_at, last_accessed_at, half_life_days, access_count, emotional_valence,
+//   confidence, pinned, score, graph (float), via (string), semantic (float)
 UNWIND $seeds AS seed
 MATCH (h:Entry {id: seed.id})
 CALL (h, seed) {
@@ -25,7 +26,10 @@ WHERE n.scope_id = $scope_id
   AND ($include_superseded OR (n.retired_at IS NULL AND (n.valid_to IS NULL OR n.valid_to > $now)))
 WITH n, g, via ORDER BY g DESC
 WITH n, collect(g)[0] AS graph, collect(via)[0] AS via
-RETURN n {.*, embedding: null} AS entry, graph, via,
+RETURN n.id AS id, n.created_at AS created_at, n.last_accessed_at AS last_accessed_at,
+       n.half_life_days AS half_life_days, n.access_count AS access_count,
+       n.emotional_valence AS emotional_valence, n.confidence AS confidence, n.pinned AS pinned,
+       n.score AS score, graph, via,
        2 * vector.similarity.cosine(n.embedding, $vector) - 1 AS semantic
 ORDER BY graph DESC
 LIMIT $limit

@@ -294,9 +294,9 @@ def invalidate_cmd(
 @json_option
 @handle_errors
 def consolidate_cmd(scope: str | None, apply_: bool, as_json: bool) -> None:
-    """Cluster near-duplicate entries of a scope and propose merged entries.
+    """Propose merging near-duplicates, resolving conflicts and archiving what decayed.
 
-    A dry run by default: nothing is written until --apply.
+    A dry run by default: nothing is written until --apply (one undoable operation).
 
     \b
     Example:
@@ -310,7 +310,7 @@ def consolidate_cmd(scope: str | None, apply_: bool, as_json: bool) -> None:
         emit_json(out)
         return
     merges, resolutions = out.get("merges", []), out.get("resolutions", [])
-    click.echo(f"{len(merges)} clusters to merge:")
+    click.echo(f"{len(merges)} cluster{'s' if len(merges) != 1 else ''} to merge:")
     for m in merges:
         click.echo(f"  {m.get('similarity')}  {', '.join(m.get('members', []))}")
     click.echo(f"{len(resolutions)} conflict resolutions proposed:")

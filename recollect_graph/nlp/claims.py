@@ -34,6 +34,9 @@ from recollect_graph.nlp.lexicon import (
 )
 from recollect_graph.nlp.spacy_loader import SpacyLoader
 
+#: spaCy components claim extraction does without (sentences come from ``senter``).
+CLAIM_EXCLUDE = ("parser", "lemmatizer")
+
 
 @dataclass(frozen=True)
 class Claim:

@@ -48,10 +48,13 @@ class SpacyLoader:
 
     Args:
         name: Pipeline package name or path (``RECOLLECT_SPACY_MODEL``).
+        exclude: Components not to load. Claim extraction excludes the parser (sentences come
+            from the lighter ``senter``) and the lemmatizer, ~15% faster.
     """
 
-    def __init__(self, name: str = "en_core_web_sm") -> None:
+    def __init__(self, name: str = "en_core_web_sm", *, exclude: tuple[str, ...] = ()) -> None:
         self.name = name
+        self.exclude = list(exclude)
         self._nlp: Any = None
         self._lock = threading.Lock()
 
@@ -74,7 +77,9 @@ class SpacyLoader:
                 try:
                     import spacy
 
-                    self._nlp = spacy.load(target)
+                    self._nlp = spacy.load(target, exclude=self.exclude)
+                    if "senter" in self._nlp.disabled and "parser" in self.exclude:
+                        self._nlp.enable_pipe("senter")
                 except Exception as e:  # spaCy raises OSError/ValueError/...; one clear line
                     raise ModelUnavailable(
                         f"cannot load spaCy pipeline {self.name!r} ({target}): {e}"

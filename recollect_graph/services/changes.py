@@ -39,6 +39,9 @@ def claim_rows(entry_id: str, scope_id: str, claims: Sequence[Claim]) -> dict[st
     return {"entry_id": entry_id, "claims": out}
 
 
+Found = tuple[str, Verdict, dict[str, Any], dict[str, Any]]
+
+
 def find_conflicts(
     run: Run,
     claims: Sequence[Claim],
@@ -47,14 +50,30 @@ def find_conflicts(
     owner_id: str | None,
     exclude_ids: Sequence[str],
     now: datetime,
-) -> list[tuple[str, Verdict, dict[str, Any], dict[str, Any]]]:
+) -> list[Found]:
     """Conflicts of new ``claims`` with the scope's current claims: one (the best) per entry.
 
     Returns:
         ``(existing entry id, verdict, new claim, existing claim)`` tuples, strongest first.
     """
-    if not claims:
-        return []
+    return find_conflicts_many(
+        run, [claims], scope_id=scope_id, owner_id=owner_id, exclude_ids=exclude_ids, now=now
+    ).get(0, [])
+
+
+def find_conflicts_many(
+    run: Run,
+    claims_per_item: Sequence[Sequence[Claim]],
+    *,
+    scope_id: str,
+    owner_id: str | None,
+    exclude_ids: Sequence[str],
+    now: datetime,
+) -> dict[int, list[Found]]:
+    """:func:`find_conflicts` for several new items in one lookup, keyed by item index."""
+    flat = [(item, c) for item, cs in enumerate(claims_per_item) for c in cs]
+    if not flat:
+        return {}
     rows = run(
         "conflicts/candidates",
         claims=[
@@ -65,26 +84,29 @@ def find_conflicts(
                 "object_key": c.object_key,
                 "category": c.category,
             }
-            for i, c in enumerate(claims)
+            for i, (_, c) in enumerate(flat)
         ],
         scope_id=scope_id,
         owner_id=owner_id,
         exclude_ids=list(exclude_ids),
         now=now,
     )
-    per_entry: dict[str, list[tuple[Verdict, dict[str, Any], dict[str, Any]]]] = {}
+    per: dict[tuple[int, str], list[tuple[Verdict, dict[str, Any], dict[str, Any]]]] = {}
     for r in rows:
-        new = claims[int(r["i"])]
+        item, new = flat[int(r["i"])]
         v = judge(new, r["claim"])
         if v is not None:
-            per_entry.setdefault(r["entry_id"], []).append((v, new.to_dict(), r["claim"]))
-    out = []
-    for eid, found in per_entry.items():
+            per.setdefault((item, r["entry_id"]), []).append((v, new.to_dict(), r["claim"]))
+    out: dict[int, list[Found]] = {}
+    for (item, eid), found in per.items():
         top = best([f[0] for f in found])
         assert top is not None
         match = next(f for f in found if f[0] == top)
-        out.append((eid, top, match[1], {k: native(v) for k, v in match[2].items()}))
-    out.sort(key=lambda t: -t[1].score)
+        out.setdefault(item, []).append(
+            (eid, top, match[1], {k: native(v) for k, v in match[2].items()})
+        )
+    for lst in out.values():
+        lst.sort(key=lambda t: -t[1].score)
     return out
 
 

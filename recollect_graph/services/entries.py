@@ -37,7 +37,7 @@ from recollect_graph.nlp.classify import classify
 from recollect_graph.nlp.embedder import Embedder
 from recollect_graph.services import changes, lifecycle
 from recollect_graph.services import context as context_mod
-from recollect_graph.services.changes import claim_rows, find_conflicts
+from recollect_graph.services.changes import claim_rows, find_conflicts_many
 from recollect_graph.services.history import History, operation_from_row
 from recollect_graph.services.records import (
     aware,
@@ -281,19 +281,19 @@ class Knowledge(History):
             )
             found: dict[int, list[dict[str, Any]]] = {}
             batch_ids = [res["entry"]["id"] for res in result]
-            for i, eid in created:
-                conflicts = find_conflicts(
-                    tx.run,
-                    claims[i],
-                    scope_id=scope_id,
-                    owner_id=None,
-                    exclude_ids=batch_ids,
-                    now=now,
+            created_ids = dict(created)
+            per_item = find_conflicts_many(
+                tx.run,
+                [claims[i] if i in created_ids else [] for i in range(len(result))],
+                scope_id=scope_id,
+                owner_id=None,
+                exclude_ids=batch_ids,
+                now=now,
+            )
+            for i, conflicts in sorted(per_item.items()):
+                found[i] = self._apply_on_conflict(
+                    tx, batch[i]["on_conflict"], created_ids[i], scope_id, conflicts, now
                 )
-                if conflicts:
-                    found[i] = self._apply_on_conflict(
-                        tx, batch[i]["on_conflict"], eid, scope_id, conflicts, now
-                    )
             return [
                 entry_from_row(res["entry"], now=now).model_copy(
                     update={"created": res["created"], "conflicts": found.get(i)}

@@ -23,10 +23,17 @@ from typing import Any
 
 from recollect_graph.db.client import Db
 from recollect_graph.errors import InvalidInput
-from recollect_graph.models import Entry, Hit, Signals
+from recollect_graph.models import Hit, Signals
 from recollect_graph.nlp.embedder import Embedder
 from recollect_graph.services import lifecycle
-from recollect_graph.services.records import aware, entry_from_row, in_range, now_utc, require_text
+from recollect_graph.services.records import (
+    aware,
+    entry_from_row,
+    in_range,
+    native,
+    now_utc,
+    require_text,
+)
 from recollect_graph.settings import Settings
 
 _WORD = re.compile(r"[\w][\w.\-]*[\w]|\w", re.UNICODE)
@@ -135,19 +142,17 @@ class Search:
                 now=now,
                 limit=limit * 3,
             ):
-                eid = row["entry"]["id"]
+                eid = row["id"]
                 graph[eid] = (float(row["graph"]), row["via"])
                 if eid not in scored:
                     scored[eid] = {
-                        "entry": row["entry"],
+                        "entry": row,
                         "semantic": max(0.0, float(row["semantic"] or 0.0)),
                         "keyword": 0.0,
                         "relevance": 0.0,
                         "graph_only": True,
                     }
-        hits = self._fuse(scored, graph, now)
-        hits = [h for h in hits if h.score >= min_score][:limit]
-        hits = [h.model_copy(update={"rank": i + 1}) for i, h in enumerate(hits)]
+        hits = self._fuse(scored, graph, now, min_score, limit, scope_id)
         if touch and hits:
             self.db.write(
                 "entries/bump_access",
@@ -173,7 +178,7 @@ class Search:
         for c in cands:
             sem = max(0.0, float(c["semantic"] or 0.0))
             kw = float(c["keyword"] or 0.0) / best_kw if best_kw > 0 else 0.0
-            out[c["entry"]["id"]] = {"entry": c["entry"], "semantic": sem, "keyword": kw}
+            out[c["id"]] = {"entry": c, "semantic": sem, "keyword": kw}
         s = self.settings
         if s.fusion == "rrf":
             for key, w in (("semantic", s.w_semantic), ("keyword", s.w_keyword)):
@@ -195,39 +200,72 @@ class Search:
         scored: dict[str, dict[str, Any]],
         graph: dict[str, tuple[float, str]],
         now: datetime,
+        min_score: float,
+        limit: int,
+        scope_id: str,
     ) -> list[Hit]:
+        """Final scores from slim rows; full records are fetched only for the hits returned."""
         s = self.settings
-        hits = []
+        ranked = []
         for eid, c in scored.items():
-            entry: Entry = entry_from_row(c["entry"], now=now)
+            row = c["entry"]
             g, via = graph.get(eid, (0.0, None))
             g = min(1.0, g)
             if c.get("graph_only") and s.fusion != "rrf":
                 c["relevance"] = s.w_semantic * c["semantic"]
+            strength = lifecycle.strength(
+                created_at=native(row["created_at"]),
+                last_accessed_at=native(row.get("last_accessed_at")),
+                half_life_days=float(row.get("half_life_days") or 7.0),
+                access_count=int(row.get("access_count") or 0),
+                emotional_valence=row.get("emotional_valence") or "neutral",
+                confidence=float(row["confidence"] if row.get("confidence") is not None else 1.0),
+                pinned=bool(row.get("pinned")),
+                now=now,
+            )
+            quality = float(row["score"] if row.get("score") is not None else 5.0) / 10.0
+            usage = usage_signal(int(row.get("access_count") or 0))
+            score = (
+                c["relevance"]
+                + s.w_graph * g
+                + s.w_strength * strength
+                + s.w_quality * quality
+                + s.w_usage * usage
+            )
+            ranked.append((round(score, 4), eid, c, g, via, strength, quality, usage))
+        ranked.sort(key=lambda t: (-t[0], t[1]))
+        top = [t for t in ranked if t[0] >= min_score][:limit]
+        full = (
+            {
+                r["entry"]["id"]: r["entry"]
+                for r in self.db.read(
+                    "entries/get_many", ids=[t[1] for t in top], scope_id=scope_id
+                )
+            }
+            if top
+            else {}
+        )
+        hits: list[Hit] = []
+        for score, eid, c, g, via, strength, quality, usage in top:
+            if eid not in full:
+                continue
             sig = Signals(
                 semantic=round(c["semantic"], 4),
                 keyword=round(c["keyword"], 4),
                 graph=round(g, 4),
-                strength=entry.strength or 0.0,
-                quality=round(entry.score / 10.0, 4),
-                usage=round(usage_signal(entry.access_count), 4),
-            )
-            score = (
-                c["relevance"]
-                + s.w_graph * sig.graph
-                + s.w_strength * sig.strength
-                + s.w_quality * sig.quality
-                + s.w_usage * sig.usage
+                strength=round(strength, 4),
+                quality=round(quality, 4),
+                usage=round(usage, 4),
             )
             hits.append(
                 Hit(
-                    entry=entry,
-                    score=round(score, 4),
+                    entry=entry_from_row(full[eid], now=now),
+                    score=score,
                     signals=sig,
                     via=via,
+                    rank=len(hits) + 1,
                 )
             )
-        hits.sort(key=lambda h: (-h.score, h.entry.id))
         return hits
 
 

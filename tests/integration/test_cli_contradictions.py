@@ -181,3 +181,21 @@ def test_bad_input_is_one_line(run: Any, scope_id: str, args: tuple[str, ...], n
 def test_check_empty_stdin_is_one_line(run: Any, scope_id: str) -> None:
     r = run("contradictions", "check", "-", "--scope", scope_id, input="", ok=False)
     assert_one_line_error(r, "TEXT is empty")
+
+
+def test_consolidate_dry_run_then_apply(run: Any, scope_id: str) -> None:
+    a = remember(run, scope_id, "The public API rate limit is 100 requests per minute")
+    b = remember(run, scope_id, "The public API rate limit is 100 requests per minute per user")
+    dry = data(run("consolidate", "--scope", scope_id, "--json"))
+    assert dry["applied"] is False and [sorted(m["members"]) for m in dry["merges"]] == [
+        sorted([a, b])
+    ]
+    assert get(run, scope_id, a)["retired_at"] is None
+    text = run("consolidate", "--scope", scope_id).stdout
+    assert "1 cluster to merge" in text and "dry run" in text
+
+    out = data(run("consolidate", "--scope", scope_id, "--apply", "--json"))
+    assert out["applied"] is True and len(out["consolidated_ids"]) == 1 and out["operation_id"]
+    assert get(run, scope_id, a)["retired_at"] is not None
+    run("undo", out["operation_id"], "--scope", scope_id)
+    assert get(run, scope_id, a)["retired_at"] is None

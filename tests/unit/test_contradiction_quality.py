@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from recollect_graph.nlp.claims import ClaimExtractor
+from recollect_graph.nlp.claims import CLAIM_EXCLUDE, ClaimExtractor
 from recollect_graph.nlp.evaluate import evaluate, load_pairs, predict
 from recollect_graph.nlp.spacy_loader import SpacyLoader
 
@@ -20,7 +20,7 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 
 @pytest.fixture(scope="module")
 def extractor() -> ClaimExtractor:
-    return ClaimExtractor(SpacyLoader())
+    return ClaimExtractor(SpacyLoader(exclude=CLAIM_EXCLUDE))
 
 
 @pytest.mark.parametrize("name", ["contradiction_pairs.jsonl", "contradiction_pairs_holdout.jsonl"])
