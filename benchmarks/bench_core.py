@@ -44,7 +44,7 @@ def pct(values: list[float], p: float) -> float:
 
 def bench_ingest(rg: Recollect, n: int, repeats: int) -> dict[str, Any]:
     texts = datagen.items(n, seed=1)
-    bare, rem = [], []
+    bare, rem, spacy_rate = [], [], []
     rg.embedder.embed(["warm up the model"])
     for r in range(repeats):
         order = ["bare", "remember"] if r % 2 == 0 else ["remember", "bare"]
@@ -56,8 +56,13 @@ def bench_ingest(rg: Recollect, n: int, repeats: int) -> dict[str, Any]:
             else:
                 rg.remember_many(texts, scope_id=f"ingest-{r}-{uuid.uuid4().hex[:6]}", owner_id="b")
                 rem.append(n / (time.perf_counter() - t0))
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        rg.claims.extract_many([str(i["content"]) for i in texts])
+        spacy_rate.append(n / (time.perf_counter() - t0))
     b, m = statistics.median(bare), statistics.median(rem)
     return {
+        "claim_extraction_per_s": round(statistics.median(spacy_rate), 1),
         "items": n,
         "repeats": repeats,
         "bare_embedding_per_s": round(b, 1),
@@ -78,7 +83,7 @@ def make_vectors(
     vecs = base[idx] + nrng.normal(0, 0.015, size=(total, base.shape[1])).astype(np.float32)
     vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
     texts = [f"{base_texts[i]} (ref {j})" for j, i in enumerate(idx)]
-    return texts, vecs
+    return texts, vecs, idx, base_texts
 
 
 def bulk_load(
@@ -106,6 +111,44 @@ def bulk_load(
     )
     rg.db.write("admin/await_indexes", timeout_s=1800)
     return (end - start) / (time.perf_counter() - t0)
+
+
+def load_claims(
+    rg: Recollect,
+    scope: str,
+    texts: list[str],
+    idx: np.ndarray,
+    n0: int,
+    n1: int,
+    pool_claims: list[list],
+) -> None:
+    """Attach to bulk entries the claims of the pool text they were made from."""
+    from recollect_graph.services.changes import claim_rows
+
+    rows = (
+        claim_rows(f"{scope}-{j}", scope, pool_claims[int(idx[j])])
+        for j in range(n0, n1)
+        if pool_claims[int(idx[j])]
+    )
+    rg.db.write_batches("claims/upsert", rows, batch_size=2000)
+
+
+def bench_contradiction(rg: Recollect, scope: str, n: int, queries: list[str]) -> dict[str, Any]:
+    for q in queries[:5]:
+        rg.check_contradiction(q, scope_id=scope)
+    ms, found = [], 0
+    for q in queries:
+        t0 = time.perf_counter()
+        r = rg.check_contradiction(q, scope_id=scope)
+        ms.append((time.perf_counter() - t0) * 1000)
+        found += len(r.conflicts)
+    return {
+        "entries": n,
+        "checks": len(queries),
+        "p50_ms": round(pct(ms, 50), 1),
+        "p95_ms": round(pct(ms, 95), 1),
+        "conflicts_found": found,
+    }
 
 
 def bench_search(
@@ -183,15 +226,21 @@ def main() -> None:
                     f"embedding a pool of {args.pool} texts for {total} vectors ...",
                     file=sys.stderr,
                 )
-                texts, vecs = make_vectors(rg, total, args.pool)
+                texts, vecs, idx, base_texts = make_vectors(rg, total, args.pool)
+                pool_claims = rg.claims.extract_many(base_texts)
                 queries = datagen.queries(args.queries)
-                loaded, result["search"], rates = 0, [], []
+                checks = [datagen.text(random.Random(99 + i)) for i in range(args.queries // 2)]
+                loaded, result["search"], result["contradiction"], rates = 0, [], [], []
                 for size in sorted(args.sizes):
                     rates.append(bulk_load(rg, "bench", texts, vecs, loaded, size))
+                    load_claims(rg, "bench", texts, idx, loaded, size, pool_claims)
                     loaded = size
                     print(f"loaded {size} ({rates[-1]:.0f}/s); searching ...", file=sys.stderr)
                     row = bench_search(rg, "bench", vecs, size, queries)
                     result["search"].append(row)
+                    print(json.dumps(row), file=sys.stderr)
+                    row = bench_contradiction(rg, "bench", size, checks)
+                    result["contradiction"].append(row)
                     print(json.dumps(row), file=sys.stderr)
                 result["bulk_precomputed_per_s"] = round(statistics.median(rates), 1)
                 result["server_rss_mb"] = server.status().rss_mb

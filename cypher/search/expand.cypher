@@ -2,7 +2,7 @@
 //   direction, edge weights multiplied, halved per extra hop) and entries that mention the same
 //   entities, with the same scope and currency filters as candidates. Each neighbour gets the best
 //   seed relevance times its path factor, the relation it came by, and its cosine to the query.
-// Params: $seeds (list of maps: id, relevance), $hops (int), $vector (list of floats), $scope_id (string), $include_superseded (bool), $include_deleted (bool), $now (datetime), $limit (int)
+// Params: $seeds (list of maps: id, relevance), $hops (int), $vector (list of floats), $scope_id (string), $include_superseded (bool), $include_deleted (bool), $as_of (datetime or null), $now (datetime), $limit (int)
 // Returns: id, created_at, last_accessed_at, half_life_days, access_count, emotional_valence,
 //   confidence, pinned, score, graph (float), via (string), semantic (float)
 UNWIND $seeds AS seed
@@ -22,8 +22,16 @@ CALL (h, seed) {
 }
 WITH n, g, via
 WHERE n.scope_id = $scope_id
-  AND ($include_deleted OR n.soft_deleted_at IS NULL)
-  AND ($include_superseded OR (n.retired_at IS NULL AND (n.valid_to IS NULL OR n.valid_to > $now)))
+  AND ($include_deleted OR n.soft_deleted_at IS NULL
+       OR ($as_of IS NOT NULL AND n.soft_deleted_at > $as_of))
+  AND (CASE WHEN $as_of IS NULL
+         THEN ($include_superseded OR (n.retired_at IS NULL
+               AND (n.valid_to IS NULL OR n.valid_to > $now)))
+         ELSE n.created_at <= $as_of
+              AND ($include_superseded OR ((n.retired_at IS NULL OR n.retired_at > $as_of)
+                   AND (n.valid_from IS NULL OR n.valid_from <= $as_of)
+                   AND (n.valid_to IS NULL OR n.valid_to > $as_of)))
+       END)
 WITH n, g, via ORDER BY g DESC
 WITH n, collect(g)[0] AS graph, collect(via)[0] AS via
 RETURN n.id AS id, n.created_at AS created_at, n.last_accessed_at AS last_accessed_at,

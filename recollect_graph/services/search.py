@@ -139,6 +139,7 @@ class Search:
                 scope_id=scope_id,
                 include_superseded=params["include_superseded"],
                 include_deleted=params["include_deleted"],
+                as_of=params["as_of"],
                 now=now,
                 limit=limit * 3,
             ):
