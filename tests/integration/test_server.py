@@ -176,3 +176,21 @@ def test_kill_9_then_start_recovers_with_committed_data(tmp_path: Path) -> None:
         server.stop()
     assert not server.status().running
     assert _launchers_for(settings.server_home) == []
+
+
+def test_bolt_port_speaks_websocket_for_browser(neo4j_server: ServerStatus) -> None:
+    """Neo4j Browser (served over http://) reaches the database with ws:// on the Bolt port."""
+    import base64
+    import socket
+
+    key = base64.b64encode(os.urandom(16)).decode()
+    request = (
+        f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{neo4j_server.bolt_port}\r\nUpgrade: websocket\r\n"
+        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+        f"Origin: http://127.0.0.1:{neo4j_server.http_port}\r\n\r\n"
+    )
+    with socket.create_connection(("127.0.0.1", neo4j_server.bolt_port), timeout=10) as s:
+        s.sendall(request.encode())
+        reply = s.recv(1024).decode(errors="replace")
+    assert reply.startswith("HTTP/1.1 101"), reply
+    assert "upgrade: websocket" in reply.lower()
