@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import sys
@@ -214,7 +215,7 @@ def main() -> None:
             pagecache_mb=1024,
         )
         server = LocalServer(settings)
-        st = server.start(progress=lambda m: print(m, file=sys.stderr))
+        st = server.start(progress=lambda m: print(m, file=sys.stderr), watch_pid=os.getpid())
         result: dict[str, Any] = {"started": datetime.now(UTC).isoformat(), "neo4j": st.version}
         try:
             with Recollect.open(settings) as rg:

@@ -1,21 +1,25 @@
 // Purpose: existing claims that could contradict new ones: same subject, or (for attribution)
-//   the same work item, or (for tool choices) the same category when one side speaks for the
-//   whole team. Only current entries of the scope with confidence above 0.3 count. Reads only.
+//   the same work item, or (for tool choices) the same category when one subject covers the
+//   other ("we", "build" within "frontend build"). Only current entries of the scope with
+//   confidence above 0.3 count. Each branch is an index seek bounded to 25 claims per new claim,
+//   so a check costs the same in a scope of a hundred entries or of a million. Reads only.
 // Params: $claims (list of maps: i, subject_key, predicate, object_key, category), $scope_id (string), $owner_id (string or null), $exclude_ids (list of strings), $now (datetime)
 // Returns: i (int), claim (map), entry_id (string)
 UNWIND $claims AS nc
 CALL (nc) {
   MATCH (c:Claim {scope_id: $scope_id, subject_key: nc.subject_key})
   WHERE c.predicate = nc.predicate
-  RETURN c
+  RETURN c LIMIT 25
   UNION
   MATCH (c:Claim {scope_id: $scope_id, object_key: nc.object_key})
-  WHERE nc.predicate IN ['works_on', 'created', 'uses'] AND c.predicate = nc.predicate
-  RETURN c
+  WHERE nc.predicate IN ['works_on', 'created'] AND c.predicate = nc.predicate
+  RETURN c LIMIT 25
   UNION
   MATCH (c:Claim {scope_id: $scope_id, category: nc.category})
   WHERE nc.category IS NOT NULL AND c.predicate = nc.predicate
-  RETURN c
+    AND (c.subject_key = 'we' OR nc.subject_key = 'we'
+         OR c.subject_key CONTAINS nc.subject_key OR nc.subject_key CONTAINS c.subject_key)
+  RETURN c LIMIT 25
 }
 MATCH (e:Entry)-[:ASSERTS]->(c)
 WHERE e.retired_at IS NULL AND e.soft_deleted_at IS NULL AND coalesce(e.confidence, 1.0) > 0.3

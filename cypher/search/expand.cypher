@@ -1,8 +1,9 @@
 // Purpose: the graph signal: entries within $hops knowledge edges of the seed hits (either
 //   direction, edge weights multiplied, halved per extra hop) and entries that mention the same
-//   entities, with the same scope and currency filters as candidates. Each neighbour gets the best
+//   entities (hub entities mentioned more than $max_fanout times carry no signal and are
+//   skipped; at most 50 neighbours per seed and kind), with the same scope and currency filters as candidates. Each neighbour gets the best
 //   seed relevance times its path factor, the relation it came by, and its cosine to the query.
-// Params: $seeds (list of maps: id, relevance), $hops (int), $vector (list of floats), $scope_id (string), $include_superseded (bool), $include_deleted (bool), $as_of (datetime or null), $now (datetime), $limit (int)
+// Params: $seeds (list of maps: id, relevance), $hops (int), $vector (list of floats), $scope_id (string), $include_superseded (bool), $include_deleted (bool), $as_of (datetime or null), $now (datetime), $limit (int), $max_fanout (int)
 // Returns: id, created_at, last_accessed_at, half_life_days, access_count, emotional_valence,
 //   confidence, pinned, score, graph (float), via (string), semantic (float)
 UNWIND $seeds AS seed
@@ -13,12 +14,16 @@ CALL (h, seed) {
   RETURN n, seed.relevance * reduce(w = 1.0, r IN rels | w * coalesce(r.weight, 1.0))
             * 0.5 ^ (size(rels) - 1) AS g,
          toLower(type(rels[0])) + ' ' + h.id AS via
+  LIMIT 50
   UNION
-  MATCH (h)-[:MENTIONS]->(ent:Entity)<-[:MENTIONS]-(n:Entry)
+  MATCH (h)-[:MENTIONS]->(ent:Entity)
+  WHERE coalesce(ent.mention_count, 0) <= $max_fanout
+  MATCH (ent)<-[:MENTIONS]-(n:Entry)
   WHERE n <> h
   WITH n, h, count(DISTINCT ent) AS shared
   RETURN n, seed.relevance * 0.5 * CASE WHEN shared >= 3 THEN 1.0 ELSE shared / 3.0 END AS g,
          'shares ' + toString(shared) + ' entities with ' + h.id AS via
+  LIMIT 50
 }
 WITH n, g, via
 WHERE n.scope_id = $scope_id

@@ -14,12 +14,14 @@ from datetime import datetime
 from typing import Any
 
 from recollect_graph.nlp.claims import Claim
-from recollect_graph.nlp.conflicts import Verdict, best, judge
+from recollect_graph.nlp.conflicts import PRIORITY, Verdict, best, judge
 from recollect_graph.services.records import aware, native
 
 Run = Callable[..., list[dict[str, Any]]]
 _NS = uuid.UUID("0b7c8f55-58d2-4a5e-9a51-4f7e2d6a9b13")
 LINK_TYPES = ("SUPERSEDES", "DERIVED_FROM")
+#: Contradictions kept per new statement (strongest first): enough to act on, not a flood.
+MAX_CONFLICTS = 10
 
 
 def claim_rows(entry_id: str, scope_id: str, claims: Sequence[Claim]) -> dict[str, Any]:
@@ -105,8 +107,9 @@ def find_conflicts_many(
         out.setdefault(item, []).append(
             (eid, top, match[1], {k: native(v) for k, v in match[2].items()})
         )
-    for lst in out.values():
-        lst.sort(key=lambda t: -t[1].score)
+    for item, lst in out.items():
+        lst.sort(key=lambda t: (PRIORITY.index(t[1].type), -t[1].score))
+        out[item] = lst[:MAX_CONFLICTS]
     return out
 
 

@@ -290,9 +290,14 @@ class Knowledge(History):
                 exclude_ids=batch_ids,
                 now=now,
             )
-            for i, conflicts in sorted(per_item.items()):
-                found[i] = self._apply_on_conflict(
-                    tx, batch[i]["on_conflict"], created_ids[i], scope_id, conflicts, now
+            if per_item:
+                found = self._apply_on_conflict(
+                    tx,
+                    per_item,
+                    {i: batch[i]["on_conflict"] for i in per_item},
+                    created_ids,
+                    scope_id,
+                    now,
                 )
             return [
                 entry_from_row(res["entry"], now=now).model_copy(
@@ -314,30 +319,33 @@ class Knowledge(History):
     def _apply_on_conflict(
         self,
         tx: Tx,
-        mode: str,
-        new_id: str,
+        per_item: dict[int, list[Any]],
+        modes: dict[int, str],
+        new_ids: dict[int, str],
         scope_id: str,
-        conflicts: list[tuple[str, Any, dict[str, Any], dict[str, Any]]],
         now: Any,
-    ) -> list[dict[str, Any]]:
-        out = [
-            {
-                "entry_id": eid,
-                "type": v.type,
-                "score": v.score,
-                "reason": v.reason,
-                "claim": new,
-                "existing_claim": old,
-            }
-            for eid, v, new, old in conflicts
-        ]
-        if mode == "reject":
-            raise ContradictionFound(out)
+    ) -> dict[int, list[dict[str, Any]]]:
+        """Act on the contradictions of a batch: record them (one write), supersede or reject."""
+        found: dict[int, list[dict[str, Any]]] = {}
+        for i, conflicts in sorted(per_item.items()):
+            found[i] = [
+                {
+                    "entry_id": eid,
+                    "type": v.type,
+                    "score": v.score,
+                    "reason": v.reason,
+                    "claim": new,
+                    "existing_claim": old,
+                }
+                for eid, v, new, old in conflicts
+            ]
+            if modes[i] == "reject":
+                raise ContradictionFound(found[i])
         tx.run(
             "conflicts/record",
             rows=[
                 {
-                    "source_id": new_id,
+                    "source_id": new_ids[i],
                     "target_id": c["entry_id"],
                     "type": c["type"],
                     "score": c["score"],
@@ -345,38 +353,45 @@ class Knowledge(History):
                     "claim": json.dumps(c["claim"], default=str),
                     "existing_claim": json.dumps(c["existing_claim"], default=str),
                 }
-                for c in out
+                for i, cs in found.items()
+                for c in cs
             ],
             now=now,
         )
-        if mode == "supersede":
-            olds = [c["entry_id"] for c in out]
-            state = changes.snapshot_state(tx.run, olds, scope_id)
-            tx.run("supersede/retire", ids=olds, scope_id=scope_id, now=now, by=new_id)
-            links = tx.run(
-                "supersede/link",
-                rows=[
-                    {"source_id": new_id, "target_id": o, "reason": "contradicted by new entry"}
-                    for o in olds
-                ],
-                rel_type="SUPERSEDES",
-                origin="remember",
-                now=now,
-            )
-            op = changes.record(
-                tx.run,
-                kind="supersede",
-                scope_id=scope_id,
-                now=now,
-                entry_ids=olds,
-                state=state,
-                links=[{**link, "rel": "SUPERSEDES"} for link in links if link["created"]],
-                reason=f"superseded by {new_id}",
-            )
-            for c in out:
-                c["superseded"] = True
-                c["operation_id"] = op
-        return out
+        for i, cs in found.items():
+            if modes[i] == "supersede":
+                self._supersede_in_batch(tx, new_ids[i], scope_id, cs, now)
+        return found
+
+    def _supersede_in_batch(
+        self, tx: Tx, new_id: str, scope_id: str, out: list[dict[str, Any]], now: Any
+    ) -> None:
+        olds = [c["entry_id"] for c in out]
+        state = changes.snapshot_state(tx.run, olds, scope_id)
+        tx.run("supersede/retire", ids=olds, scope_id=scope_id, now=now, by=new_id)
+        links = tx.run(
+            "supersede/link",
+            rows=[
+                {"source_id": new_id, "target_id": o, "reason": "contradicted by new entry"}
+                for o in olds
+            ],
+            rel_type="SUPERSEDES",
+            origin="remember",
+            now=now,
+        )
+        op = changes.record(
+            tx.run,
+            kind="supersede",
+            scope_id=scope_id,
+            now=now,
+            entry_ids=olds,
+            state=state,
+            links=[{**link, "rel": "SUPERSEDES"} for link in links if link["created"]],
+            reason=f"superseded by {new_id}",
+        )
+        for c in out:
+            c["superseded"] = True
+            c["operation_id"] = op
 
     def _schema_fits(
         self, batch: list[dict[str, Any]], vectors: list[list[float]], scope_id: str

@@ -39,6 +39,8 @@ from recollect_graph.settings import Settings
 _WORD = re.compile(r"[\w][\w.\-]*[\w]|\w", re.UNICODE)
 _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 RRF_K = 60
+#: Entities mentioned by more entries than this are hubs: sharing them says little.
+MAX_ENTITY_FANOUT = 50
 
 
 def lucene_query(text: str) -> str | None:
@@ -141,6 +143,7 @@ class Search:
                 include_deleted=params["include_deleted"],
                 as_of=params["as_of"],
                 now=now,
+                max_fanout=MAX_ENTITY_FANOUT,
                 limit=limit * 3,
             ):
                 eid = row["id"]
