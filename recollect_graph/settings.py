@@ -46,6 +46,10 @@ ENV_VARS: dict[str, str] = {
     "RECOLLECT_SEARCH_CANDIDATES": "search_candidates",
     "RECOLLECT_DEDUP_THRESHOLD": "dedup_threshold",
     "RECOLLECT_AUTO_LINK_THRESHOLD": "auto_link_threshold",
+    "RECOLLECT_FEEDBACK_BUMP_UP": "feedback_bump_up",
+    "RECOLLECT_FEEDBACK_BUMP_DOWN": "feedback_bump_down",
+    "RECOLLECT_SOFT_DELETE_AFTER": "soft_delete_after",
+    "RECOLLECT_SOFT_DELETE_CONFIDENCE": "soft_delete_confidence",
     "RECOLLECT_JAVA": "java",
     "RECOLLECT_MAVEN": "maven",
 }
@@ -91,6 +95,12 @@ class Settings(BaseModel):
             is reported as a duplicate of an existing one.
         auto_link_threshold: Semantic similarity at which a new memory is linked ``references``
             to a very similar existing one.
+        feedback_bump_up: Score added by a useful rating at confidence 10 (scaled by c/10).
+        feedback_bump_down: Score removed by a not-useful rating at confidence 1
+            (scaled by (11-c)/10).
+        soft_delete_after: Not-useful ratings at or below ``soft_delete_confidence`` after which
+            a memory is soft-deleted.
+        soft_delete_confidence: The "low confidence" bound for that rule (1-10).
         java: Java executable (default: ``$JAVA_HOME/bin/java``, then ``java`` on PATH).
         maven: Maven executable (default: ``mvn`` on PATH).
     """
@@ -120,11 +130,15 @@ class Settings(BaseModel):
     w_keyword: float = Field(default=0.25, ge=0)
     w_graph: float = Field(default=0.10, ge=0)
     w_strength: float = Field(default=0.08, ge=0)
-    w_quality: float = Field(default=0.07, ge=0)
-    w_usage: float = Field(default=0.05, ge=0)
+    w_quality: float = Field(default=0.12, ge=0)
+    w_usage: float = Field(default=0.03, ge=0)
     search_candidates: int = Field(default=100, ge=10, le=5000)
     dedup_threshold: float = Field(default=0.85, gt=0, le=1)
     auto_link_threshold: float = Field(default=0.85, gt=0, le=1)
+    feedback_bump_up: float = Field(default=1.0, ge=0, le=10)
+    feedback_bump_down: float = Field(default=1.0, ge=0, le=10)
+    soft_delete_after: int = Field(default=2, ge=1)
+    soft_delete_confidence: int = Field(default=2, ge=1, le=10)
     java: str | None = None
     maven: str | None = None
 

@@ -13,6 +13,7 @@ from typing import Any
 from recollect_graph.errors import InvalidInput, RecollectError
 from recollect_graph.models import DELETE_REASONS, RELATIONS, SOURCE_TYPES, Entry, Hit
 from recollect_graph.services.entries import Knowledge
+from recollect_graph.services.links import Feedback, LinkSuggester
 from recollect_graph.services.records import (
     aware,
     in_range,
@@ -296,6 +297,23 @@ class Memories:
         )
         restored = [r["id"] for r in rows]
         return {"restored": restored, "not_found": [i for i in ids if i not in restored]}
+
+    # -- the quality loop ---------------------------------------------------------------------
+    def feedback(
+        self,
+        memory_feedback: Sequence[Mapping[str, Any]] = (),
+        link_feedback: Sequence[Mapping[str, Any]] = (),
+    ) -> dict[str, Any]:
+        """Rate memories and links (see :mod:`recollect_graph.services.links` for the rule)."""
+        return Feedback(self.knowledge.db, self.settings).feedback(
+            self.scope_id, memory_feedback, link_feedback
+        )
+
+    def suggest_links(self, memory_id: str, top_k: int = 10) -> dict[str, Any]:
+        """Typed link candidates for a memory, with per-signal scores. Writes nothing."""
+        return LinkSuggester(self.knowledge.db).suggest_links(
+            memory_id, scope_id=self.scope_id, top_k=top_k
+        )
 
     # -- reads -------------------------------------------------------------------------------
     def search(
