@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -236,3 +237,102 @@ def delete_cmd(
             else "nothing deleted"
         )
     fail_missing(out["not_found"])
+
+
+@memory_group.command("feedback")
+@click.option("--useful", "useful", multiple=True, metavar="ID", help="A memory that helped.")
+@click.option("--not-useful", "not_useful", multiple=True, metavar="ID", help="One that did not.")
+@click.option(
+    "--confidence", default=10, show_default=True, type=int, help="Confidence 1-10 for all items."
+)
+@click.option("--file", "file", metavar="PATH", help='JSON {"memory_feedback": [...], ...}.')
+@scope_option
+@owner_option
+@json_option
+@handle_errors
+def feedback_cmd(
+    useful: tuple[str, ...],
+    not_useful: tuple[str, ...],
+    confidence: int,
+    file: str | None,
+    scope: str | None,
+    owner: str | None,
+    as_json: bool,
+) -> None:
+    """Rate memories (and links) after using them; drives the quality score.
+
+    Useful raises the 0-10 score, not useful lowers it, scaled by confidence; repeated
+    low-confidence "not useful" ratings soft-delete a memory. Unknown ids are reported per item.
+
+    \b
+    Example:
+      recollect-graph memory feedback --useful 3f2a... --not-useful 9b1c... --confidence 8
+    """
+    memory_feedback = [{"id": i, "useful": True, "confidence": confidence} for i in useful]
+    memory_feedback += [{"id": i, "useful": False, "confidence": confidence} for i in not_useful]
+    link_feedback: list[Any] = []
+    if file:
+        text = read_input(file)
+        try:
+            data = json.loads(text) if text.strip() else {}
+        except json.JSONDecodeError as e:
+            raise InvalidInput(f"{input_name(file)}: not valid JSON: {e.msg}") from e
+        if not isinstance(data, dict):
+            raise InvalidInput(f"{input_name(file)}: expected a JSON object")
+        memory_feedback += list(data.get("memory_feedback") or [])
+        link_feedback += list(data.get("link_feedback") or [])
+    if not memory_feedback and not link_feedback:
+        raise InvalidInput("nothing to rate: give --useful/--not-useful ids or --file")
+    with open_rg(as_json) as rg:
+        out = _memories(rg, scope, owner).feedback(memory_feedback, link_feedback)
+    if as_json:
+        emit_json(out)
+    else:
+        click.echo(
+            f"updated {len(out['updated_memories'])} memories, {len(out['updated_links'])} "
+            f"links; soft-deleted {len(out['soft_deleted_memories'])}"
+        )
+        for err in out["errors"]:
+            click.echo(f"  {err['id']}: {err['error']}", err=True)
+    if out["errors"]:
+        raise SystemExit(1)
+
+
+@memory_group.command("suggest-links")
+@click.argument("memory_id")
+@click.option("--top-k", default=10, show_default=True, type=int, help="Candidates (1-50).")
+@scope_option
+@owner_option
+@json_option
+@handle_errors
+def suggest_links_cmd(
+    memory_id: str, top_k: int, scope: str | None, owner: str | None, as_json: bool
+) -> None:
+    """Typed link candidates for a memory, with per-signal scores. Writes nothing.
+
+    \b
+    Example:
+      recollect-graph memory suggest-links 3f2a... --top-k 5 --json
+    """
+    with open_rg(as_json) as rg:
+        out = _memories(rg, scope, owner).suggest_links(memory_id, top_k=top_k)
+    if as_json:
+        emit_json(out)
+        return
+    click.echo(
+        table(
+            [
+                {
+                    "score": f"{c['weighted_score']:.3f}",
+                    "type": c["relation_type"],
+                    "candidate": short(c["title"] or c["candidate_id"], 40),
+                    "semantic": f"{c['scores']['semantic']:.2f}",
+                    "keyword": f"{c['scores']['keyword']:.2f}",
+                    "entities": f"{c['scores']['entities']:.2f}",
+                    "temporal": f"{c['scores']['temporal']:.2f}",
+                    "reason": short(c["reason"], 50),
+                }
+                for c in out["candidates"]
+            ]
+        )
+    )

@@ -158,3 +158,32 @@ def test_suggest_links_types_and_exclusions(mem: Memories, rg: Recollect, scope_
         mem.suggest_links("no-such-memory")
     with pytest.raises(InvalidInput):
         mem.suggest_links(new, top_k=0)
+
+
+def test_cli_feedback_and_suggest_links(cli_env, scope_id: str, rg: Recollect) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from click.testing import CliRunner
+
+    from recollect_graph.cli.main import cli
+
+    a = rg.remember(
+        "The staging database is reset every night.", scope_id=scope_id, owner_id="k"
+    ).id
+    rg.remember(
+        "The staging database reset job failed last night.", scope_id=scope_id, owner_id="k"
+    )
+    runner = CliRunner()
+    r = runner.invoke(
+        cli,
+        ["memory", "feedback", "--useful", a, "--confidence", "10", "--scope", scope_id, "--json"],
+    )
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["updated_memories"][0]["score"] == 6.0
+    r = runner.invoke(cli, ["memory", "feedback", "--useful", "nope", "--scope", scope_id])
+    assert r.exit_code == 1 and "not found" in r.output
+    r = runner.invoke(cli, ["memory", "suggest-links", a, "--scope", scope_id, "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["candidates"][0]["relation_type"]
+    r = runner.invoke(cli, ["memory", "feedback", "--scope", scope_id])
+    assert r.exit_code == 1 and "nothing to rate" in r.output
