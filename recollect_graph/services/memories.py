@@ -23,6 +23,7 @@ from recollect_graph.services.records import (
     require_text,
 )
 from recollect_graph.services.search import Search
+from recollect_graph.services.sweep import Sweeper
 from recollect_graph.settings import Settings
 
 MAX_IDS = 50
@@ -314,6 +315,29 @@ class Memories:
         return LinkSuggester(self.knowledge.db).suggest_links(
             memory_id, scope_id=self.scope_id, top_k=top_k
         )
+
+    def _sweeper(self) -> Sweeper:
+        return Sweeper(self.knowledge, self.scope_id, self.owner_id)
+
+    def sweep(self, min_score: float = 0.3) -> dict[str, Any]:
+        """Queue link suggestions for memories changed since the last sweep (incremental)."""
+        return self._sweeper().sweep(min_score=min_score)
+
+    def pending_suggestions(self, limit: int = 20, min_score: float = 0.0) -> dict[str, Any]:
+        """Pending link suggestions, best first."""
+        return self._sweeper().pending(limit=limit, min_score=min_score)
+
+    def review_suggestions(self, reviews: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        """Accept or reject link suggestions, each on its own; repeats are ``skipped``."""
+        return self._sweeper().review(reviews)
+
+    def reflect(self, session_id: str, summary: str, **lists: Sequence[str]) -> dict[str, Any]:
+        """Store a session's reflection (lessons, discoveries, ...) once per session."""
+        return self._sweeper().reflect(session_id, summary, **lists)
+
+    def processed_sessions(self) -> dict[str, Any]:
+        """Sessions reflected on."""
+        return self._sweeper().processed_sessions()
 
     # -- reads -------------------------------------------------------------------------------
     def search(
