@@ -13,11 +13,19 @@ from recollect_graph import __version__
 from recollect_graph.cli.contradiction_cmd import COMMANDS as CONTRADICTION_COMMANDS
 from recollect_graph.cli.demo_cmd import demo_cmd
 from recollect_graph.cli.knowledge_cmd import COMMANDS as KNOWLEDGE_COMMANDS
+from recollect_graph.cli.loop_cmd import (
+    reflect_cmd,
+    review_cmd,
+    sessions_group,
+    suggestions_cmd,
+    sweep_cmd,
+)
 from recollect_graph.cli.memory_cmd import memory_group
 from recollect_graph.cli.neo4j_cmd import neo4j_group
 from recollect_graph.cli.output import emit_json, handle_errors, json_option, progress, table
 from recollect_graph.errors import InvalidInput
 from recollect_graph.facade import Recollect
+from recollect_graph.mcp import mcp_cmd
 from recollect_graph.services.doctor import run_doctor
 from recollect_graph.settings import Settings
 
@@ -42,6 +50,12 @@ def cli(verbose: int) -> None:
 cli.add_command(neo4j_group)
 cli.add_command(memory_group)
 cli.add_command(demo_cmd)
+cli.add_command(mcp_cmd)
+cli.add_command(sweep_cmd)
+cli.add_command(reflect_cmd)
+cli.add_command(sessions_group)
+memory_group.add_command(suggestions_cmd)
+memory_group.add_command(review_cmd)
 for _cmd in KNOWLEDGE_COMMANDS:
     cli.add_command(_cmd)
 for _cmd in CONTRADICTION_COMMANDS:

@@ -116,3 +116,43 @@ def test_reflect_is_idempotent_and_makes_memories(
         mem.reflect("sess-2", "", lessons=["x"])
     with pytest.raises(InvalidInput):
         mem.reflect("sess-2", "ok", mood=["happy"])
+
+
+def test_cli_loop_commands(cli_env, scope_id: str, rg: Recollect) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from click.testing import CliRunner
+
+    from recollect_graph.cli.main import cli
+
+    _seed(rg, scope_id)
+    run = CliRunner().invoke
+    r = run(cli, ["sweep", "--scope", scope_id, "--min-score", "0", "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["scanned"] == 4
+    r = run(cli, ["memory", "suggestions", "--scope", scope_id, "--json"])
+    sugg = json.loads(r.stdout)["suggestions"]
+    assert sugg
+    r = run(cli, ["memory", "review", "--accept", sugg[0]["id"], "--scope", scope_id, "--json"])
+    assert json.loads(r.stdout)["results"][0]["status"] == "accepted"
+    r = run(cli, ["memory", "review", "--accept", sugg[0]["id"], "--scope", scope_id])
+    assert r.exit_code == 0 and "skipped" in r.output
+    r = run(
+        cli,
+        [
+            "reflect",
+            "s-cli",
+            "--summary",
+            "did things",
+            "--lesson",
+            "pin versions",
+            "--scope",
+            scope_id,
+            "--json",
+        ],
+    )
+    assert json.loads(r.stdout)["created"]
+    r = run(cli, ["sessions", "processed", "--scope", scope_id, "--json"])
+    assert json.loads(r.stdout) == {"session_ids": ["s-cli"]}
+    r = run(cli, ["sweep", "--every", "soon", "--scope", scope_id])
+    assert r.exit_code == 1 and "--every" in r.output
