@@ -155,6 +155,48 @@ def record(
     return op_id
 
 
+def supersede(
+    run: Run,
+    scope_id: str,
+    new_id: str,
+    olds: Sequence[str],
+    now: datetime,
+    *,
+    kind: str,
+    created: Sequence[str] = (),
+    contradictions: Sequence[Mapping[str, Any]] = (),
+    reason: str | None = None,
+) -> str:
+    """Retire ``olds`` in favour of ``new_id`` with ``SUPERSEDES`` edges, as one logged change.
+
+    Returns:
+        The id of the ``Operation`` that undoes it.
+    """
+    state = snapshot_state(run, olds, scope_id)
+    links: list[dict[str, Any]] = []
+    if olds:
+        run("supersede/retire", ids=list(olds), scope_id=scope_id, now=now, by=new_id)
+        links = run(
+            "supersede/link",
+            rows=[{"source_id": new_id, "target_id": o, "reason": reason} for o in olds],
+            rel_type="SUPERSEDES",
+            origin=kind,
+            now=now,
+        )
+    return record(
+        run,
+        kind=kind,
+        scope_id=scope_id,
+        now=now,
+        entry_ids=list(olds),
+        state=state,
+        links=[{**link, "rel": "SUPERSEDES"} for link in links if link["created"]],
+        created=created,
+        contradictions=contradictions,
+        reason=reason,
+    )
+
+
 def revert(run: Run, before: Mapping[str, Any], now: datetime) -> None:
     """Undo a recorded lifecycle change exactly: edges and entries it made, state it changed."""
     for rel in LINK_TYPES:

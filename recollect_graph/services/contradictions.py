@@ -313,29 +313,10 @@ class Contradictions:
         contradictions: Sequence[dict[str, Any]] = (),
         reason: str | None = None,
     ) -> str:
-        state = changes.snapshot_state(tx.run, olds, scope_id)
-        links: list[dict[str, Any]] = []
-        if olds:
-            tx.run("supersede/retire", ids=list(olds), scope_id=scope_id, now=now, by=new_id)
-            links = tx.run(
-                "supersede/link",
-                rows=[{"source_id": new_id, "target_id": o, "reason": reason} for o in olds],
-                rel_type="SUPERSEDES",
-                origin=kind,
-                now=now,
-            )
-        return changes.record(
-            tx.run,
-            kind=kind,
-            scope_id=scope_id,
-            now=now,
-            entry_ids=list(olds),
-            state=state,
-            links=[{**link, "rel": "SUPERSEDES"} for link in links if link["created"]],
-            created=created,
-            contradictions=contradictions,
-            reason=reason,
-        )
+        return changes.supersede(
+            tx.run, scope_id, new_id, olds, now, kind=kind, created=created,
+            contradictions=contradictions, reason=reason,
+        )  # fmt: skip
 
     def _same_scope(self, tx: Tx, ids: Sequence[str], scope_id: str) -> None:
         rows = tx.run("entries/get_many", ids=list(ids), scope_id=scope_id)

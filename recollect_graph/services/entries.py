@@ -366,27 +366,13 @@ class Knowledge(History):
     def _supersede_in_batch(
         self, tx: Tx, new_id: str, scope_id: str, out: list[dict[str, Any]], now: Any
     ) -> None:
-        olds = [c["entry_id"] for c in out]
-        state = changes.snapshot_state(tx.run, olds, scope_id)
-        tx.run("supersede/retire", ids=olds, scope_id=scope_id, now=now, by=new_id)
-        links = tx.run(
-            "supersede/link",
-            rows=[
-                {"source_id": new_id, "target_id": o, "reason": "contradicted by new entry"}
-                for o in olds
-            ],
-            rel_type="SUPERSEDES",
-            origin="remember",
-            now=now,
-        )
-        op = changes.record(
+        op = changes.supersede(
             tx.run,
+            scope_id,
+            new_id,
+            [c["entry_id"] for c in out],
+            now,
             kind="supersede",
-            scope_id=scope_id,
-            now=now,
-            entry_ids=olds,
-            state=state,
-            links=[{**link, "rel": "SUPERSEDES"} for link in links if link["created"]],
             reason=f"superseded by {new_id}",
         )
         for c in out:
