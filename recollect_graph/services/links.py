@@ -156,7 +156,7 @@ class LinkSuggester:
         m = me[0]["entry"]
         text = " ".join(str(x) for x in (m.get("title"), m.get("content")) if x)
         rows = self.db.read(
-            "links/candidates", id=memory_id, scope_id=scope_id, k=max(50, top_k * 5),
+            "links/candidates", id=memory_id, scope_id=scope_id, k=max(100, top_k * 10),
             lucene=lucene_query(text[:2000]),
         )  # fmt: skip
         best_kw = max((float(r["keyword"] or 0.0) for r in rows), default=0.0)
