@@ -150,17 +150,52 @@ class LinkSuggester:
         """
         if isinstance(top_k, bool) or not isinstance(top_k, int) or not 1 <= top_k <= 50:
             raise InvalidInput("top_k must be an integer from 1 to 50")
-        me = self.db.read("entries/get_many", ids=[memory_id], scope_id=scope_id)
-        if not me:
+        found = self.suggest_many([memory_id], scope_id=scope_id, top_k=top_k)
+        if memory_id not in found:
             raise EntryNotFound(memory_id)
-        m = me[0]["entry"]
-        text = " ".join(str(x) for x in (m.get("title"), m.get("content")) if x)
+        cands = found[memory_id]
+        return {"source_id": memory_id, "candidates": cands, "count": len(cands)}
+
+    def suggest_many(
+        self, memory_ids: Sequence[str], *, scope_id: str, top_k: int = 10
+    ) -> dict[str, list[dict[str, Any]]]:
+        """:meth:`suggest_links` for many memories in three reads (the sweep's batch step).
+
+        Returns:
+            Candidates per memory id; ids not found in the scope are absent.
+        """
+        entries = {
+            r["entry"]["id"]: r["entry"]
+            for r in self.db.read("entries/get_many", ids=list(memory_ids), scope_id=scope_id)
+        }
+        if not entries:
+            return {}
         rows = self.db.read(
-            "links/candidates", id=memory_id, scope_id=scope_id, k=max(100, top_k * 10),
-            lucene=lucene_query(text[:2000]),
+            "links/candidates",
+            rows=[
+                {"id": eid, "lucene": lucene_query(
+                    " ".join(str(x) for x in (m.get("title"), m.get("content")) if x)[:2000])}
+                for eid, m in entries.items()
+            ],
+            scope_id=scope_id,
+            k=max(100, top_k * 10),
         )  # fmt: skip
+        by_source: dict[str, list[dict[str, Any]]] = {eid: [] for eid in entries}
+        for r in rows:
+            by_source[r["source"]].append(r)
+        claims = self._claims(list({*entries, *(r["id"] for r in rows)}))
+        return {
+            eid: self._rank(entries[eid], found, claims, top_k) for eid, found in by_source.items()
+        }
+
+    def _rank(
+        self,
+        m: Mapping[str, Any],
+        rows: list[dict[str, Any]],
+        claims: dict[str, list[dict[str, Any]]],
+        top_k: int,
+    ) -> list[dict[str, Any]]:
         best_kw = max((float(r["keyword"] or 0.0) for r in rows), default=0.0)
-        claims = self._claims([memory_id, *[r["id"] for r in rows]])
         m_at = native(m["created_at"])
         cands = []
         for r in rows:
@@ -173,7 +208,7 @@ class LinkSuggester:
                       "entities": round(ent, 4), "temporal": round(temporal, 4)}  # fmt: skip
             weighted = sum(WEIGHTS[k] * v for k, v in scores.items())
             rel, reason, src, dst = suggest_type(
-                m, r, claims.get(memory_id, []), claims.get(r["id"], []), r["shared"], sem
+                m, r, claims.get(m["id"], []), claims.get(r["id"], []), r["shared"], sem
             )
             cands.append({
                 "source_id": src, "target_id": dst, "candidate_id": r["id"],
@@ -181,11 +216,7 @@ class LinkSuggester:
                 "weighted_score": round(weighted, 4), "scores": scores,
             })  # fmt: skip
         cands.sort(key=lambda c: -c["weighted_score"])
-        return {
-            "source_id": memory_id,
-            "candidates": cands[:top_k],
-            "count": min(len(cands), top_k),
-        }
+        return cands[:top_k]
 
     def _claims(self, ids: list[str]) -> dict[str, list[dict[str, Any]]]:
         out: dict[str, list[dict[str, Any]]] = {}

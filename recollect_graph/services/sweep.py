@@ -22,6 +22,8 @@ from recollect_graph.services.records import in_range, native, now_utc, require_
 
 _NS = uuid.UUID("5d7e1c0a-8f7b-4d2e-9c3a-6b1f0e2d4a77")
 HIGH_CONFIDENCE = 0.6
+#: Memories whose candidates one sweep step reads in a single query.
+SWEEP_BATCH = 50
 REFLECTION_KINDS = ("lessons", "discoveries", "good_patterns", "user_profile_updates", "decisions")
 
 
@@ -50,17 +52,23 @@ class Sweeper:
                                               since=since)]  # fmt: skip
         suggester = LinkSuggester(self.db)
         counts = {"proposed": 0, "refreshed": 0, "skipped": 0}
-        for mid in ids:
-            try:
-                found = suggester.suggest_links(mid, scope_id=self.scope_id, top_k=per_memory)
-            except RecollectError:
-                continue
-            rows = [_row(self.scope_id, c) for c in found["candidates"]
-                    if c["weighted_score"] >= min_score]  # fmt: skip
+        for start in range(0, len(ids), SWEEP_BATCH):
+            found = suggester.suggest_many(
+                ids[start : start + SWEEP_BATCH], scope_id=self.scope_id, top_k=per_memory
+            )
+            rows = list(
+                {
+                    r["id"]: r
+                    for cands in found.values()
+                    for r in (_row(self.scope_id, c) for c in cands)
+                    if r["weighted_score"] >= min_score
+                }.values()
+            )
             if not rows:
                 continue
-            for r in self.db.write("links/suggestion_upsert", rows=rows, scope_id=self.scope_id,
-                                   now=started):  # fmt: skip
+            for r in self.db.write(
+                "links/suggestion_upsert", rows=rows, scope_id=self.scope_id, now=started
+            ):
                 if r["created"]:
                     counts["proposed"] += 1
                 elif r["status"] == "pending":
