@@ -17,11 +17,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import statistics
 import sys
-import tempfile
 import time
 import uuid
 from datetime import UTC, datetime
@@ -33,8 +31,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks import datagen
-from recollect_graph import Recollect, Settings
-from recollect_graph.db.server import LocalServer, free_port
+from benchmarks.harness import bench_server
+from recollect_graph import Recollect
 
 
 def pct(values: list[float], p: float) -> float:
@@ -203,50 +201,35 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=Path("benchmarks/results/core.json"))
     args = ap.parse_args()
 
-    with tempfile.TemporaryDirectory(prefix="rg-bench-") as tmp:
-        settings = Settings.from_env(
-            environ={},
-            data_dir=Path(tmp) / "data",
-            config_dir=Path(tmp) / "config",
-            bolt_port=free_port(),
-            http_port=0,
-            local_auth=False,
-            heap_mb=2048,
-            pagecache_mb=1024,
-        )
-        server = LocalServer(settings)
-        st = server.start(progress=lambda m: print(m, file=sys.stderr), watch_pid=os.getpid())
+    with bench_server() as (settings, server, st):
         result: dict[str, Any] = {"started": datetime.now(UTC).isoformat(), "neo4j": st.version}
-        try:
-            with Recollect.open(settings) as rg:
-                print("ingest ...", file=sys.stderr)
-                result["ingest"] = bench_ingest(rg, args.ingest, args.repeats)
-                print(json.dumps(result["ingest"]), file=sys.stderr)
-                total = max(args.sizes)
-                print(
-                    f"embedding a pool of {args.pool} texts for {total} vectors ...",
-                    file=sys.stderr,
-                )
-                texts, vecs, idx, base_texts = make_vectors(rg, total, args.pool)
-                pool_claims = rg.claims.extract_many(base_texts)
-                queries = datagen.queries(args.queries)
-                checks = [datagen.text(random.Random(99 + i)) for i in range(args.queries // 2)]
-                loaded, result["search"], result["contradiction"], rates = 0, [], [], []
-                for size in sorted(args.sizes):
-                    rates.append(bulk_load(rg, "bench", texts, vecs, loaded, size))
-                    load_claims(rg, "bench", texts, idx, loaded, size, pool_claims)
-                    loaded = size
-                    print(f"loaded {size} ({rates[-1]:.0f}/s); searching ...", file=sys.stderr)
-                    row = bench_search(rg, "bench", vecs, size, queries)
-                    result["search"].append(row)
-                    print(json.dumps(row), file=sys.stderr)
-                    row = bench_contradiction(rg, "bench", size, checks)
-                    result["contradiction"].append(row)
-                    print(json.dumps(row), file=sys.stderr)
-                result["bulk_precomputed_per_s"] = round(statistics.median(rates), 1)
-                result["server_rss_mb"] = server.status().rss_mb
-        finally:
-            server.stop()
+        with Recollect.open(settings) as rg:
+            print("ingest ...", file=sys.stderr)
+            result["ingest"] = bench_ingest(rg, args.ingest, args.repeats)
+            print(json.dumps(result["ingest"]), file=sys.stderr)
+            total = max(args.sizes)
+            print(
+                f"embedding a pool of {args.pool} texts for {total} vectors ...",
+                file=sys.stderr,
+            )
+            texts, vecs, idx, base_texts = make_vectors(rg, total, args.pool)
+            pool_claims = rg.claims.extract_many(base_texts)
+            queries = datagen.queries(args.queries)
+            checks = [datagen.text(random.Random(99 + i)) for i in range(args.queries // 2)]
+            loaded, result["search"], result["contradiction"], rates = 0, [], [], []
+            for size in sorted(args.sizes):
+                rates.append(bulk_load(rg, "bench", texts, vecs, loaded, size))
+                load_claims(rg, "bench", texts, idx, loaded, size, pool_claims)
+                loaded = size
+                print(f"loaded {size} ({rates[-1]:.0f}/s); searching ...", file=sys.stderr)
+                row = bench_search(rg, "bench", vecs, size, queries)
+                result["search"].append(row)
+                print(json.dumps(row), file=sys.stderr)
+                row = bench_contradiction(rg, "bench", size, checks)
+                result["contradiction"].append(row)
+                print(json.dumps(row), file=sys.stderr)
+            result["bulk_precomputed_per_s"] = round(statistics.median(rates), 1)
+            result["server_rss_mb"] = server.status().rss_mb
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2))
     print(json.dumps(result, indent=2))

@@ -1,0 +1,39 @@
+"""The throwaway Neo4j every benchmark runs against."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from recollect_graph import Settings
+from recollect_graph.db.server import LocalServer, free_port
+from recollect_graph.models import ServerStatus
+
+
+@contextlib.contextmanager
+def bench_server() -> Iterator[tuple[Settings, LocalServer, ServerStatus]]:
+    """An embedded Neo4j in a temporary directory on a free port (2 GB heap, 1 GB page cache).
+
+    The server watches this process, so an interrupted benchmark leaves no JVM behind.
+    """
+    with tempfile.TemporaryDirectory(prefix="rg-bench-") as tmp:
+        settings = Settings.from_env(
+            environ={},
+            data_dir=Path(tmp) / "data",
+            config_dir=Path(tmp) / "config",
+            bolt_port=free_port(),
+            http_port=0,
+            local_auth=False,
+            heap_mb=2048,
+            pagecache_mb=1024,
+        )
+        server = LocalServer(settings)
+        status = server.start(progress=lambda m: print(m, file=sys.stderr), watch_pid=os.getpid())
+        try:
+            yield settings, server, status
+        finally:
+            server.stop()
