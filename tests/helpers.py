@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
+from typing import Any
+
+from click.testing import Result
 
 from recollect_graph import Settings
 from recollect_graph.db.server import free_port
@@ -22,3 +26,18 @@ def make_settings(base: Path, **overrides: object) -> Settings:
     }
     values.update(overrides)
     return Settings.from_env(environ={}, **values)
+
+
+def data(r: Result) -> Any:
+    """The parsed ``--json`` output of a CLI run."""
+    return json.loads(r.stdout)
+
+
+def assert_one_line_error(r: Result, needle: str) -> None:
+    """The command failed with one "Error: ..." line on stderr and no traceback."""
+    assert r.exit_code == 1, (r.stdout, r.stderr)
+    assert isinstance(r.exception, SystemExit)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), r.stderr
+    assert needle in lines[0]
+    assert "Traceback" not in r.output

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from recollect_graph.errors import ContradictionFound
 from recollect_graph.nlp.claims import Claim
 from recollect_graph.nlp.conflicts import PRIORITY, Verdict, best, judge
 from recollect_graph.services.records import aware, native
@@ -239,3 +240,67 @@ def _from_json(v: Any) -> Any:
     if isinstance(v, dict) and "$dt" in v:
         return aware(v["$dt"], "value")
     return v
+
+
+def act_on_conflicts(
+    run: Run,
+    per_item: dict[int, list[Any]],
+    modes: dict[int, str],
+    new_ids: dict[int, str],
+    scope_id: str,
+    now: Any,
+) -> dict[int, list[dict[str, Any]]]:
+    """Act on the contradictions of a batch: record them (one write), supersede or reject."""
+    found: dict[int, list[dict[str, Any]]] = {}
+    for i, conflicts in sorted(per_item.items()):
+        found[i] = [
+            {
+                "entry_id": eid,
+                "type": v.type,
+                "score": v.score,
+                "reason": v.reason,
+                "claim": new,
+                "existing_claim": old,
+            }
+            for eid, v, new, old in conflicts
+        ]
+        if modes[i] == "reject":
+            raise ContradictionFound(found[i])
+    run(
+        "conflicts/record",
+        rows=[
+            {
+                "source_id": new_ids[i],
+                "target_id": c["entry_id"],
+                "type": c["type"],
+                "score": c["score"],
+                "reason": c["reason"],
+                "claim": json.dumps(c["claim"], default=str),
+                "existing_claim": json.dumps(c["existing_claim"], default=str),
+            }
+            for i, cs in found.items()
+            for c in cs
+        ],
+        now=now,
+    )
+    for i, cs in found.items():
+        if modes[i] == "supersede":
+            _supersede_in_batch(run, new_ids[i], scope_id, cs, now)
+    return found
+
+
+def _supersede_in_batch(
+    run: Run, new_id: str, scope_id: str, out: list[dict[str, Any]], now: Any
+) -> None:
+    op = supersede(
+        run,
+        scope_id,
+        new_id,
+        [c["entry_id"] for c in out],
+        now,
+        kind="supersede",
+        reason=f"superseded by {new_id}",
+    )
+    for c in out:
+        c["superseded"] = True
+        c["operation_id"] = op

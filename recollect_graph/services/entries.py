@@ -8,7 +8,6 @@ the before-state so they can be undone.
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import timedelta
@@ -17,7 +16,6 @@ from typing import Any
 from recollect_graph.db.client import Db, Tx
 from recollect_graph.errors import (
     ConstraintViolation,
-    ContradictionFound,
     EntryNotFound,
     InvalidInput,
     RecollectError,
@@ -291,8 +289,8 @@ class Knowledge(History):
                 now=now,
             )
             if per_item:
-                found = self._apply_on_conflict(
-                    tx,
+                found = changes.act_on_conflicts(
+                    tx.run,
                     per_item,
                     {i: batch[i]["on_conflict"] for i in per_item},
                     created_ids,
@@ -315,69 +313,6 @@ class Knowledge(History):
                     f"({e}); titles are unique per scope"
                 ) from e
             raise
-
-    def _apply_on_conflict(
-        self,
-        tx: Tx,
-        per_item: dict[int, list[Any]],
-        modes: dict[int, str],
-        new_ids: dict[int, str],
-        scope_id: str,
-        now: Any,
-    ) -> dict[int, list[dict[str, Any]]]:
-        """Act on the contradictions of a batch: record them (one write), supersede or reject."""
-        found: dict[int, list[dict[str, Any]]] = {}
-        for i, conflicts in sorted(per_item.items()):
-            found[i] = [
-                {
-                    "entry_id": eid,
-                    "type": v.type,
-                    "score": v.score,
-                    "reason": v.reason,
-                    "claim": new,
-                    "existing_claim": old,
-                }
-                for eid, v, new, old in conflicts
-            ]
-            if modes[i] == "reject":
-                raise ContradictionFound(found[i])
-        tx.run(
-            "conflicts/record",
-            rows=[
-                {
-                    "source_id": new_ids[i],
-                    "target_id": c["entry_id"],
-                    "type": c["type"],
-                    "score": c["score"],
-                    "reason": c["reason"],
-                    "claim": json.dumps(c["claim"], default=str),
-                    "existing_claim": json.dumps(c["existing_claim"], default=str),
-                }
-                for i, cs in found.items()
-                for c in cs
-            ],
-            now=now,
-        )
-        for i, cs in found.items():
-            if modes[i] == "supersede":
-                self._supersede_in_batch(tx, new_ids[i], scope_id, cs, now)
-        return found
-
-    def _supersede_in_batch(
-        self, tx: Tx, new_id: str, scope_id: str, out: list[dict[str, Any]], now: Any
-    ) -> None:
-        op = changes.supersede(
-            tx.run,
-            scope_id,
-            new_id,
-            [c["entry_id"] for c in out],
-            now,
-            kind="supersede",
-            reason=f"superseded by {new_id}",
-        )
-        for c in out:
-            c["superseded"] = True
-            c["operation_id"] = op
 
     def _schema_fits(
         self, batch: list[dict[str, Any]], vectors: list[list[float]], scope_id: str

@@ -70,6 +70,21 @@ class Feedback:
         )
         return d / 10 if link else d
 
+    def _rows(
+        self, items: Sequence[Mapping[str, Any]], errors: list[dict[str, Any]], *, link: bool
+    ) -> list[dict[str, Any]]:
+        """Valid ratings as query rows; invalid ones go to ``errors``."""
+        rows = []
+        for i, item in enumerate(items):
+            try:
+                eid, useful, conf = _rating(item, i)
+            except InvalidInput as e:
+                errors.append({"id": _id_of(item), "error": str(e)})
+                continue
+            rows.append({"id": eid, "useful": useful, "confidence": conf,
+                         "delta": self.delta(useful, conf, link=link)})  # fmt: skip
+        return rows
+
     def feedback(
         self,
         scope_id: str,
@@ -88,23 +103,8 @@ class Feedback:
             "soft_deleted_memories": [],
             "errors": [],
         }
-        rows, link_rows = [], []
-        for i, item in enumerate(memory_feedback):
-            try:
-                eid, useful, conf = _rating(item, i)
-            except InvalidInput as e:
-                out["errors"].append({"id": _id_of(item), "error": str(e)})
-                continue
-            rows.append({"id": eid, "useful": useful, "confidence": conf,
-                         "delta": self.delta(useful, conf)})  # fmt: skip
-        for i, item in enumerate(link_feedback):
-            try:
-                eid, useful, conf = _rating(item, i)
-            except InvalidInput as e:
-                out["errors"].append({"id": _id_of(item), "error": str(e)})
-                continue
-            link_rows.append({"id": eid, "useful": useful, "confidence": conf,
-                              "delta": self.delta(useful, conf, link=True)})  # fmt: skip
+        rows = self._rows(memory_feedback, out["errors"], link=False)
+        link_rows = self._rows(link_feedback, out["errors"], link=True)
         now = now_utc()
         s = self.settings
         done = self.db.write(

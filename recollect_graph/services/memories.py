@@ -16,6 +16,7 @@ from recollect_graph.services.entries import Knowledge
 from recollect_graph.services.links import Feedback, LinkSuggester
 from recollect_graph.services.records import (
     aware,
+    entry_from_row,
     in_range,
     json_map,
     now_utc,
@@ -159,18 +160,20 @@ class Memories:
             "entry_type": mem.get("entry_type", "note"),
             "source": "agent",
         }
-        similar = self._similar(f"{title}. {mem.get('description') or ''} {content}")
-        if not force:
-            dup = self._duplicate_of(title, similar)
-            if dup is not None:
-                out["duplicates"].append(
-                    {
-                        "input_title": title,
-                        "existing_memory": {"id": dup[0].id, "title": dup[0].title},
-                        "similarity": dup[1],
-                    }
-                )
-                return
+        dup = None if force else self._same_title(title)
+        similar: list[Hit] = []
+        if dup is None:
+            similar = self._similar(f"{title}. {mem.get('description') or ''} {content}")
+            dup = None if force else self._near_duplicate(similar)
+        if dup is not None:
+            out["duplicates"].append(
+                {
+                    "input_title": title,
+                    "existing_memory": {"id": dup[0].id, "title": dup[0].title},
+                    "similarity": dup[1],
+                }
+            )
+            return
         entry = self.knowledge.remember(
             item["content"],
             scope_id=self.scope_id,
@@ -194,8 +197,11 @@ class Memories:
         thought = require_text(thought, "thought", max_len=200_000)
         source_type = one_of(source_type, "source_type", SOURCE_TYPES)
         title = derive_title(thought)
-        similar = self._similar(thought)
-        dup = self._duplicate_of(title, similar)
+        dup = self._same_title(title)
+        similar: list[Hit] = []
+        if dup is None:
+            similar = self._similar(thought)
+            dup = self._near_duplicate(similar)
         if dup is not None:
             return {"id": dup[0].id, "title": dup[0].title, "duplicate": True, "linked_to": None}
         entry = self.knowledge.remember(
@@ -221,10 +227,11 @@ class Memories:
     def _similar(self, text: str) -> list[Hit]:
         return self._search.search(text, scope_id=self.scope_id, limit=5, hops=0, touch=False)
 
-    def _duplicate_of(self, title: str, similar: list[Hit]) -> tuple[Entry, float] | None:
+    def _same_title(self, title: str) -> tuple[Entry, float] | None:
         same = self.knowledge.db.read("entries/by_title", scope_id=self.scope_id, titles=[title])
-        if same:
-            return self.knowledge.get(same[0]["entry"]["id"]), 1.0
+        return (entry_from_row(same[0]["entry"]), 1.0) if same else None
+
+    def _near_duplicate(self, similar: list[Hit]) -> tuple[Entry, float] | None:
         for h in similar:
             combined = 0.6 * h.signals.semantic + 0.4 * h.signals.keyword
             if combined >= self.settings.dedup_threshold:

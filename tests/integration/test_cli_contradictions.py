@@ -2,37 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
 
-from recollect_graph.cli.main import cli
-from recollect_graph.settings import Settings
+from tests.helpers import assert_one_line_error, data
 
 WEBPACK = "The frontend build uses webpack."
 MOVED = "We moved the build from webpack to vite"
-
-
-@pytest.fixture
-def run(cli_env: Settings, monkeypatch: pytest.MonkeyPatch) -> Any:
-    """Invoke the CLI; ``ok=True`` asserts exit code 0."""
-    monkeypatch.delenv("RECOLLECT_SCOPE", raising=False)
-    monkeypatch.setenv("RECOLLECT_OWNER", "kai")
-    runner = CliRunner()
-
-    def invoke(*args: str, input: str | None = None, ok: bool = True) -> Result:
-        r = runner.invoke(cli, list(args), input=input)
-        if ok:
-            assert r.exit_code == 0, (r.stdout, r.stderr, r.exception)
-        return r
-
-    return invoke
-
-
-def data(r: Result) -> Any:
-    return json.loads(r.stdout)
 
 
 def remember(run: Any, scope_id: str, text: str) -> str:
@@ -43,15 +20,6 @@ def remember(run: Any, scope_id: str, text: str) -> str:
 def get(run: Any, scope_id: str, entry_id: str) -> dict[str, Any]:
     entry: dict[str, Any] = data(run("get", entry_id, "--scope", scope_id, "--json"))[0]
     return entry
-
-
-def assert_one_line_error(r: Result, needle: str) -> None:
-    assert r.exit_code == 1, (r.stdout, r.stderr)
-    assert isinstance(r.exception, SystemExit)
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: "), r.stderr
-    assert needle in lines[0]
-    assert "Traceback" not in r.output
 
 
 def test_check_finds_value_conflict(run: Any, scope_id: str) -> None:

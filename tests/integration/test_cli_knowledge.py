@@ -6,40 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
-from click.testing import CliRunner, Result
-
-from recollect_graph.cli.main import cli
-from recollect_graph.settings import Settings
-
-
-@pytest.fixture
-def run(cli_env: Settings, monkeypatch: pytest.MonkeyPatch) -> Any:
-    """Invoke the CLI; ``ok=True`` asserts exit code 0; ``--json`` stdout is parsed as ``.data``."""
-    monkeypatch.delenv("RECOLLECT_SCOPE", raising=False)
-    monkeypatch.setenv("RECOLLECT_OWNER", "kai")
-    runner = CliRunner()
-
-    def invoke(*args: str, input: str | None = None, ok: bool = True) -> Result:
-        r = runner.invoke(cli, list(args), input=input)
-        if ok:
-            assert r.exit_code == 0, (r.stdout, r.stderr, r.exception)
-        return r
-
-    return invoke
-
-
-def data(r: Result) -> Any:
-    return json.loads(r.stdout)
-
-
-def assert_one_line_error(r: Result, needle: str) -> None:
-    assert r.exit_code == 1, (r.stdout, r.stderr)
-    assert isinstance(r.exception, SystemExit)
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: "), r.stderr
-    assert needle in lines[0]
-    assert "Traceback" not in r.output
+from tests.helpers import assert_one_line_error, data
 
 
 def test_remember_then_search_with_breakdown(run: Any, scope_id: str) -> None:
