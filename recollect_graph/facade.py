@@ -17,7 +17,15 @@ from recollect_graph.db.client import Db, Row
 from recollect_graph.db.schema import apply_schema, check_schema, reset_vector_indexes
 from recollect_graph.db.server import LocalServer, ensure_password
 from recollect_graph.errors import SchemaMismatch
-from recollect_graph.models import Edge, Entry, Hit, Operation, SchemaReport, ServerStatus
+from recollect_graph.models import (
+    Edge,
+    Entry,
+    Hit,
+    Operation,
+    RecallResult,
+    SchemaReport,
+    ServerStatus,
+)
 from recollect_graph.nlp.claims import CLAIM_EXCLUDE, ClaimExtractor
 from recollect_graph.nlp.embedder import Embedder
 from recollect_graph.nlp.spacy_loader import SpacyLoader
@@ -25,7 +33,9 @@ from recollect_graph.services.consolidation import Consolidation
 from recollect_graph.services.contradictions import ContradictionResult, Contradictions
 from recollect_graph.services.entries import Knowledge
 from recollect_graph.services.memories import Memories
+from recollect_graph.services.recall import Recall
 from recollect_graph.services.search import Search
+from recollect_graph.services.sessions import Sessions
 from recollect_graph.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -86,6 +96,8 @@ class Recollect:
         self.consolidation = Consolidation(self.knowledge, self.contradictions)
         self._search = Search(db, self.embedder, settings)
         self.memories = Memories(self.knowledge, self._search, settings)
+        self.sessions = Sessions(db, self.embedder)
+        self._recall = Recall(db, self.embedder)
 
     @classmethod
     def open(
@@ -271,6 +283,38 @@ class Recollect:
     def consolidate(self, scope_id: str, *, dry_run: bool = True) -> dict[str, Any]:
         """Propose (or apply) merges of near-duplicates, resolutions and archiving (undoable)."""
         return self.consolidation.consolidate(scope_id, dry_run=dry_run)
+
+    # -- sessions and recall (Anamnesis) --------------------------------------------------------
+    def recall(
+        self,
+        text: str,
+        *,
+        scope_id: str,
+        attempt: int = 1,
+        hints: Sequence[str] = (),
+        max_attempts: int = 3,
+        limit: int = 5,
+    ) -> RecallResult:
+        """Resolve a vague memory of a past session into ranked candidates (or probes).
+
+        See :meth:`recollect_graph.services.recall.Recall.recall`.
+
+        Example:
+            >>> r = rg.recall("the session where the CI cache drove me nuts", scope_id="me")
+            >>> print(r.prose)  # doctest: +SKIP
+        """
+        return self._recall.recall(
+            text,
+            scope_id=scope_id,
+            attempt=attempt,
+            hints=hints,
+            max_attempts=max_attempts,
+            limit=limit,
+        )
+
+    def fork_parent(self, session_id: str, *, scope_id: str) -> dict[str, Any]:
+        """Where a fork resumes: its top-level ancestor, that ancestor's cwd and the command."""
+        return self.sessions.fork_parent(session_id, scope_id=scope_id)
 
     # -- analysts' own Cypher -----------------------------------------------------------------
     def query(

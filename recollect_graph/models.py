@@ -226,3 +226,76 @@ class Operation(Record):
     entry_ids: list[str]
     reason: str | None = None
     undone_at: datetime | None = None
+
+
+class RecallCandidate(Record):
+    """A session a vague recall may mean (Anamnesis' Candidate).
+
+    Attributes:
+        session_id: The session (for a fork: the fork's own id).
+        confidence: ``low``, ``medium`` or ``high``.
+        score: The fused score candidates are ranked by, with ``signals`` behind it.
+        fingerprint: A prose description of the session (request, decision, outcome).
+        cross_refs: Issues, PRs, URLs, commits and sessions the session cites.
+        evidence: Why it matched (anchoring identifiers, shared markers, coinage, time).
+        fork_marker: The session is a fork (sub-agent/sidechain); its own id is no resume handle.
+        parent_pointer: For a fork, the resumable ancestor (or the missing parent's id).
+        parent_cwd: That ancestor's working directory, when known.
+        resumption_hint: ``cd <cwd> && claude --resume <id>``, or None when not resumable.
+        missing_parent: For a fork whose parent record is gone, that parent's id.
+    """
+
+    session_id: str
+    confidence: str
+    score: float
+    signals: dict[str, float] = {}
+    cwd: str | None = None
+    title: str | None = None
+    topic: str | None = None
+    keywords: list[str] = []
+    fingerprint: str = ""
+    cross_refs: list[str] = []
+    evidence: list[str] = []
+    started_at: datetime | None = None
+    last_turn_at: datetime | None = None
+    origin: str | None = None
+    fork_marker: bool = False
+    parent_pointer: str | None = None
+    parent_cwd: str | None = None
+    resumption_hint: str | None = None
+    missing_parent: str | None = None
+    handoff: str | None = None
+
+
+class RecallProbe(Record):
+    """A Socratic probe: a question along one dimension with concrete choices from the store."""
+
+    dimension: str
+    question: str
+    options: list[str] = []
+
+
+class RecallResult(Record):
+    """The outcome of one recall attempt.
+
+    Attributes:
+        input_type: ``StructuredIdentifier``, ``NaturalRecall`` or ``Mixed``.
+        track: ``entropy``, ``salience`` or ``hybrid``.
+        attempt: Which attempt this was (1-based).
+        candidates: Ranked candidates (empty when nothing matched).
+        probes: Socratic probes offered instead of a verdict (zero candidates, first attempt).
+        null_match: Nothing matched after a probe and an enriched re-scan (or at max attempts).
+        single_obvious: Exactly one candidate, with high confidence.
+        prose: The ClueVector prose of the best candidate (or what to do next).
+        trace: What was read from the text: identifiers (anchoring or not), markers, time.
+    """
+
+    input_type: str
+    track: str
+    attempt: int
+    candidates: list[RecallCandidate] = []
+    probes: list[RecallProbe] = []
+    null_match: bool = False
+    single_obvious: bool = False
+    prose: str = ""
+    trace: dict[str, Any] = {}

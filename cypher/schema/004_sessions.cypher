@@ -1,0 +1,9 @@
+// Purpose: sessions and recall: identifier lookups by file name and by namespace, marker lookups,
+//   turn order within a session.
+// Params: none
+// Returns: nothing
+CREATE INDEX identifier_name IF NOT EXISTS FOR (n:Identifier) ON (n.name);
+CREATE INDEX identifier_namespace IF NOT EXISTS FOR (n:Identifier) ON (n.namespace);
+CREATE INDEX marker_kind_value IF NOT EXISTS FOR (n:Marker) ON (n.kind, n.value);
+CREATE INDEX turn_seq IF NOT EXISTS FOR (n:Turn) ON (n.seq);
+CREATE INDEX session_parent_pointer IF NOT EXISTS FOR (n:Session) ON (n.parent_pointer);

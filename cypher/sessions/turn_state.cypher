@@ -1,0 +1,13 @@
+// Purpose: what a session already holds before turns are added: its scope (null when it does not
+//   exist), which of the given turn ids it has, its last turn and its turn count.
+// Params: $session_id (string), $turn_ids (list of strings)
+// Returns: scope_id (string or null), existing (list of strings), last_id (string or null),
+//   count (int)
+OPTIONAL MATCH (s:Session {id: $session_id})
+OPTIONAL MATCH (s)-[:HAS_TURN]->(t:Turn)
+WITH s, t ORDER BY t.seq
+WITH s, collect(t) AS ts
+RETURN s.scope_id AS scope_id,
+       [x IN ts WHERE x.source_id IN $turn_ids | x.source_id] AS existing,
+       CASE WHEN size(ts) = 0 THEN null ELSE ts[size(ts) - 1].id END AS last_id,
+       size(ts) AS count

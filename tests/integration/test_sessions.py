@@ -1,0 +1,132 @@
+"""Sessions through the API: add_turns, search over turns, forks, handoffs, scope isolation."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from recollect_graph import Recollect
+from recollect_graph.errors import EntryNotFound, InvalidInput, ScopeViolation
+
+T0 = datetime(2026, 3, 14, 9, 0, tzinfo=UTC)
+
+
+def chat(prefix: str, texts: list[tuple[str, str]]) -> list[dict[str, object]]:
+    return [
+        {"id": f"{prefix}{i}", "speaker": who, "text": text, "at": T0 + timedelta(minutes=i)}
+        for i, (who, text) in enumerate(texts)
+    ]
+
+
+CONVERSATION = [
+    ("Caroline", "I went to the LGBTQ support group yesterday and it was so powerful."),
+    ("Melanie", "That sounds wonderful! What did you talk about there?"),
+    ("Caroline", "Mostly about adoption agencies; I want to adopt a child next year."),
+    ("Melanie", "You would be a great mom. I painted a sunrise over the lake last week."),
+    ("Caroline", "Send me a photo of the painting please!"),
+]
+
+
+def test_add_turns_stores_ordered_searchable_turns(rg: Recollect, scope_id: str) -> None:
+    added = rg.sessions.add_turns(
+        "conv-1", chat("D1:", CONVERSATION), scope_id=scope_id, owner_id="kai", title="Chat 1"
+    )
+    assert (added.added, added.existing) == (5, 0)
+    turns = rg.sessions.turns("conv-1", scope_id=scope_id)
+    assert [t["text"] for t in turns] == [t for _, t in CONVERSATION]
+    assert [t["speaker"] for t in turns][:2] == ["Caroline", "Melanie"]
+    chain = rg.query(
+        "MATCH p = (a:Turn {source_id: 'D1:0'})-[:NEXT*]->(b:Turn) WHERE a.scope_id = $s "
+        "RETURN b.source_id AS id ORDER BY length(p)",
+        {"s": scope_id},
+    )
+    assert [r["id"] for r in chain] == ["D1:1", "D1:2", "D1:3", "D1:4"]
+    hits = rg.search("adopting a kid", scope_id=scope_id, limit=3)
+    assert hits[0].entry.source_id == "D1:2"
+    assert hits[0].entry.entry_type == "conversation_turn"
+    assert hits[0].entry.valid_from == T0 + timedelta(minutes=2)
+    s = rg.sessions.get("conv-1", scope_id=scope_id)
+    assert s["turn_count"] == 5 and s["title"] == "Chat 1"
+    assert s["started_at"] == T0 and s["last_turn_at"] == T0 + timedelta(minutes=4)
+    assert s["summary"] and s["keywords"]
+
+
+def test_add_turns_is_idempotent_and_extends(rg: Recollect, scope_id: str) -> None:
+    turns = chat("t", CONVERSATION)
+    rg.sessions.add_turns("s1", turns[:3], scope_id=scope_id, owner_id="kai")
+    again = rg.sessions.add_turns("s1", turns, scope_id=scope_id, owner_id="kai")
+    assert (again.added, again.existing) == (2, 3)
+    third = rg.sessions.add_turns("s1", turns, scope_id=scope_id, owner_id="kai")
+    assert third.added == 0
+    rows = rg.query(
+        "MATCH (s:Session {id: 's1'})-[:HAS_TURN]->(t) WHERE s.scope_id = $s "
+        "RETURN count(t) AS n, count(DISTINCT t.source_id) AS d",
+        {"s": scope_id},
+    )
+    assert rows == [{"n": 5, "d": 5}]
+    nexts = rg.query(
+        "MATCH (a:Turn)-[r:NEXT]->(b:Turn) WHERE a.scope_id = $s RETURN count(r) AS n",
+        {"s": scope_id},
+    )
+    assert nexts == [{"n": 4}]
+
+
+def test_bad_turns_write_nothing(rg: Recollect, scope_id: str) -> None:
+    bad = chat("x", CONVERSATION[:2]) + [{"id": "x9", "speaker": "Bo", "text": "  "}]
+    with pytest.raises(InvalidInput, match="turn 2: text"):
+        rg.sessions.add_turns("s-bad", bad, scope_id=scope_id, owner_id="kai")
+    with pytest.raises(InvalidInput, match="speaker"):
+        rg.sessions.add_turns("s-bad", [{"id": "1", "text": "hi"}], scope_id=scope_id,
+                              owner_id="kai")
+    with pytest.raises(InvalidInput, match="turns must be a list"):
+        rg.sessions.add_turns("s-bad", "hello", scope_id=scope_id, owner_id="kai")  # type: ignore[arg-type]
+    with pytest.raises(EntryNotFound):
+        rg.sessions.get("s-bad", scope_id=scope_id)
+
+
+def test_sessions_are_sealed_by_scope(rg: Recollect, scope_id: str) -> None:
+    rg.sessions.add_turns("shared-id", chat("a", CONVERSATION[:2]), scope_id=scope_id,
+                          owner_id="kai")
+    other = scope_id + "-other"
+    with pytest.raises(ScopeViolation):
+        rg.sessions.add_turns("shared-id", chat("b", CONVERSATION[2:]), scope_id=other,
+                              owner_id="kai")
+    with pytest.raises(EntryNotFound):
+        rg.sessions.get("shared-id", scope_id=other)
+    with pytest.raises(EntryNotFound):
+        rg.fork_parent("shared-id", scope_id=other)
+    assert rg.sessions.list(other) == []
+    assert rg.search("adoption", scope_id=other) == []
+
+
+def test_forks_resolve_to_the_resumable_ancestor(rg: Recollect, scope_id: str) -> None:
+    kw = {"scope_id": scope_id, "owner_id": "kai"}
+    rg.sessions.add_turns("top", chat("p", CONVERSATION[:2]), cwd="/home/kai/app", **kw)
+    rg.sessions.add_turns("fork1", chat("f", CONVERSATION[2:3]), parent_session_id="top", **kw)
+    rg.sessions.add_turns("fork2", chat("g", CONVERSATION[3:4]), parent_session_id="fork1", **kw)
+    rg.sessions.add_turns("orphan", chat("o", CONVERSATION[4:]), parent_session_id="gone", **kw)
+    p = rg.fork_parent("fork2", scope_id=scope_id)
+    assert p["chain"] == ["fork1", "top"]
+    assert (p["parent_pointer"], p["parent_cwd"]) == ("top", "/home/kai/app")
+    assert p["resume"] == "cd /home/kai/app && claude --resume top"
+    o = rg.fork_parent("orphan", scope_id=scope_id)
+    assert o["resumable"] is False and o["resume"] is None
+    assert o["missing_parent"] == "gone" and o["parent_cwd"] is None
+    top = rg.fork_parent("top", scope_id=scope_id)
+    assert top["fork_marker"] is False and top["resume"] == "cd /home/kai/app && claude --resume top"
+    assert {f["id"] for f in rg.sessions.forks(scope_id)} == {"fork1", "fork2", "orphan"}
+
+
+def test_handoff_round_trip(rg: Recollect, scope_id: str) -> None:
+    rg.sessions.add_turns("h1", chat("h", CONVERSATION[:2]), scope_id=scope_id, owner_id="kai")
+    assert rg.sessions.get_handoff("h1", scope_id=scope_id) is None
+    rg.sessions.handoff(
+        "h1", scope_id=scope_id, what="Drafted the adoption checklist", next="Call the agency",
+        artifacts=["docs/adoption.md"], blockers=["waiting for references"],
+    )
+    h = rg.sessions.get_handoff("h1", scope_id=scope_id)
+    assert h is not None and h["next"] == "Call the agency"
+    assert h["artifacts"] == ["docs/adoption.md"]
+    with pytest.raises(EntryNotFound):
+        rg.sessions.handoff("nope", scope_id=scope_id, what="x")
