@@ -55,6 +55,8 @@ from recollect_graph.services.records import (
 log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]
+#: ``remember_many(in_batch_tx=...)``: runs in each batch's transaction with its entries.
+BatchHook = Callable[[Tx, list[Entry]], None]
 ON_CONFLICT = ("record", "supersede", "reject")
 _REMEMBER_KEYS = frozenset(
     {
@@ -148,6 +150,7 @@ class Knowledge(History):
         owner_id: str,
         progress: Progress | None = None,
         batch_size: int = 256,
+        in_batch_tx: BatchHook | None = None,
     ) -> list[Entry]:
         """Store many entries: batched embedding, one ``UNWIND`` transaction per batch.
 
@@ -160,6 +163,11 @@ class Knowledge(History):
             owner_id: Owner of every entry.
             progress: Called after each committed batch.
             batch_size: Entries per transaction.
+            in_batch_tx: Called as ``in_batch_tx(tx, entries)`` inside each batch's
+                transaction, after its entries are written (``entries`` in batch order, with
+                ``created`` set), so a caller commits its own statements atomically with the
+                batch (the learners' cursor). The driver may retry a transaction, so it must be
+                idempotent; raising aborts the batch.
 
         Returns:
             The entries in input order.
@@ -172,7 +180,7 @@ class Knowledge(History):
         out: list[Entry] = []
         for start in range(0, total, max(1, batch_size)):
             batch = rows[start : start + batch_size]
-            out.extend(self._write_batch(batch, scope_id, owner_id))
+            out.extend(self._write_batch(batch, scope_id, owner_id, in_batch_tx))
             if progress:
                 progress(len(out), total)
         return out
@@ -242,7 +250,11 @@ class Knowledge(History):
                 seen.add(t)
 
     def _write_batch(
-        self, batch: list[dict[str, Any]], scope_id: str, owner_id: str
+        self,
+        batch: list[dict[str, Any]],
+        scope_id: str,
+        owner_id: str,
+        in_batch_tx: BatchHook | None = None,
     ) -> list[Entry]:
         vectors = self.embedder.embed([embed_text(r["props"]) for r in batch])
         fits = self._schema_fits(batch, vectors, scope_id)
@@ -297,12 +309,15 @@ class Knowledge(History):
                     scope_id,
                     now,
                 )
-            return [
+            entries = [
                 entry_from_row(res["entry"], now=now).model_copy(
                     update={"created": res["created"], "conflicts": found.get(i)}
                 )
                 for i, res in enumerate(result)
             ]
+            if in_batch_tx is not None:
+                in_batch_tx(tx, entries)
+            return entries
 
         try:
             return self.db.write_tx(tx_fn)
