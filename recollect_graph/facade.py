@@ -11,17 +11,20 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import datetime
 from typing import Any, Literal
 
 from recollect_graph.db.client import Db, Row
 from recollect_graph.db.schema import apply_schema, check_schema, reset_vector_indexes
 from recollect_graph.db.server import LocalServer, ensure_password
 from recollect_graph.errors import SchemaMismatch
+from recollect_graph.learners import LearnerRunner, LearnResult
 from recollect_graph.models import (
     Edge,
     Entry,
     Hit,
     Operation,
+    RecallProbe,
     RecallResult,
     SchemaReport,
     ServerStatus,
@@ -96,6 +99,7 @@ class Recollect:
         self.consolidation = Consolidation(self.knowledge, self.contradictions)
         self._search = Search(db, self.embedder, settings)
         self.memories = Memories(self.knowledge, self._search, settings)
+        self.learners = LearnerRunner(self.knowledge)
         self.sessions = Sessions(db, self.embedder)
         self._recall = Recall(db, self.embedder)
 
@@ -284,6 +288,30 @@ class Recollect:
         """Propose (or apply) merges of near-duplicates, resolutions and archiving (undoable)."""
         return self.consolidation.consolidate(scope_id, dry_run=dry_run)
 
+    def learn(
+        self,
+        scope_id: str,
+        *,
+        owner_id: str,
+        sources: Sequence[Any] | Mapping[str, Mapping[str, Any]],
+        since: Any = None,
+        dry_run: bool = False,
+        progress: Callable[[str, int, int], None] | None = None,
+    ) -> dict[str, LearnResult]:
+        """Learn from git, shell history, CI reports, notes or plugins into a scope.
+
+        ``sources`` are names (``["git"]``), learner objects, or ``{name: options}``
+        (``{"git": {"repo": "."}, "notes": {"folder": "docs"}}``). Each source resumes from its
+        cursor; a re-run stores nothing twice. See :meth:`LearnerRunner.learn`.
+
+        Example:
+            >>> r = rg.learn("app", owner_id="kai", sources=["git"])  # doctest: +SKIP
+            >>> r["git"].learned, dict(r["git"].skipped)  # doctest: +SKIP
+        """
+        return self.learners.learn(
+            scope_id, owner_id, sources, since=since, dry_run=dry_run, progress=progress
+        )
+
     # -- sessions and recall (Anamnesis) --------------------------------------------------------
     def recall(
         self,
@@ -294,6 +322,7 @@ class Recollect:
         hints: Sequence[str] = (),
         max_attempts: int = 3,
         limit: int = 5,
+        now: datetime | None = None,
     ) -> RecallResult:
         """Resolve a vague memory of a past session into ranked candidates (or probes).
 
@@ -310,7 +339,12 @@ class Recollect:
             hints=hints,
             max_attempts=max_attempts,
             limit=limit,
+            now=now,
         )
+
+    def recall_probes(self, text: str, *, scope_id: str) -> list[RecallProbe]:
+        """Socratic probes for a recall: adjacent months, topics and places from the store."""
+        return self._recall.probes(text, scope_id=scope_id)
 
     def fork_parent(self, session_id: str, *, scope_id: str) -> dict[str, Any]:
         """Where a fork resumes: its top-level ancestor, that ancestor's cwd and the command."""

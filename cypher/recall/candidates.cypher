@@ -4,7 +4,7 @@
 // Returns: session (map, no embedding), chain (list of maps: id, cwd, fork_marker,
 //   parent_pointer), refs (list of maps: namespace, value), continues (list of strings)
 UNWIND $ids AS sid
-MATCH (s:Session {id: sid})
+MATCH (s:Session {scope_id: $scope_id, id: sid})
 WHERE s.scope_id = $scope_id
 CALL (s) {
   MATCH p = (s)-[:FORKED_FROM*0..20]->(top:Session)

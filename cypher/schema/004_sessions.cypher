@@ -1,7 +1,10 @@
-// Purpose: sessions and recall: identifier lookups by file name and by namespace, marker lookups,
-//   turn order within a session.
+// Purpose: sessions and recall: a session id is unique within its scope (the same transcript
+//   may be ingested into two scopes; another scope's session is another session), identifier
+//   lookups by file name and by namespace, marker lookups, turn order within a session.
 // Params: none
 // Returns: nothing
+DROP CONSTRAINT session_id IF EXISTS;
+CREATE CONSTRAINT session_scope_id IF NOT EXISTS FOR (n:Session) REQUIRE (n.scope_id, n.id) IS UNIQUE;
 CREATE INDEX identifier_name IF NOT EXISTS FOR (n:Identifier) ON (n.name);
 CREATE INDEX identifier_namespace IF NOT EXISTS FOR (n:Identifier) ON (n.namespace);
 CREATE INDEX marker_kind_value IF NOT EXISTS FOR (n:Marker) ON (n.kind, n.value);

@@ -1,7 +1,8 @@
 // Purpose: the graph signal: entries within $hops knowledge edges of the seed hits (either
 //   direction, edge weights multiplied, halved per extra hop) and entries that mention the same
 //   entities (hub entities mentioned more than $max_fanout times carry no signal and are
-//   skipped; at most 50 neighbours per seed and kind), with the same scope and currency filters as candidates. Each neighbour gets the best
+//   skipped; at most 50 neighbours per seed and kind) and, for conversation turns, the turns
+//   right before and after (NEXT), with the same scope and currency filters as candidates. Each neighbour gets the best
 //   seed relevance times its path factor, the relation it came by, and its cosine to the query.
 // Params: $seeds (list of maps: id, relevance), $hops (int), $vector (list of floats), $scope_id (string), $include_superseded (bool), $include_deleted (bool), $as_of (datetime or null), $now (datetime), $limit (int), $max_fanout (int)
 // Returns: id, created_at, last_accessed_at, half_life_days, access_count, emotional_valence,
@@ -24,6 +25,9 @@ CALL (h, seed) {
   RETURN n, seed.relevance * 0.5 * CASE WHEN shared >= 3 THEN 1.0 ELSE shared / 3.0 END AS g,
          'shares ' + toString(shared) + ' entities with ' + h.id AS via
   LIMIT 50
+  UNION
+  MATCH (h)-[:NEXT]-(n:Entry)
+  RETURN n, seed.relevance * 0.5 AS g, 'next to ' + h.id AS via
 }
 WITH n, g, via
 WHERE n.scope_id = $scope_id

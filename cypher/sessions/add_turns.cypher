@@ -1,17 +1,14 @@
 // Purpose: create or extend a session and store turns as entries labelled Turn, linked HAS_TURN
 //   and NEXT in order (idempotent per turn id: the entry id derives from scope, session and turn
-//   id). A session of another scope is left untouched and nothing is returned. The session's
+//   id). A session id is unique within its scope. The session's
 //   index is marked stale (indexed_at = null) so the next index pass recomputes it.
 // Params: $session (map: id, scope_id, owner_id, cwd, title, origin, git_branch, fork_marker,
 //   parent_pointer, transcript_path, source_size, artifacts), $rows (list of maps: id, props), $prev_id
 //   (string or null: the session's last turn before these), $now (datetime)
 // Returns: session_id (string), created (list of bools, one per row)
-MERGE (s:Session {id: $session.id})
-  ON CREATE SET s.scope_id = $session.scope_id, s.owner_id = $session.owner_id,
-                s.created_at = $now, s.fork_marker = coalesce($session.fork_marker, false),
+MERGE (s:Session {scope_id: $session.scope_id, id: $session.id})
+  ON CREATE SET s.owner_id = $session.owner_id, s.created_at = $now, s.fork_marker = coalesce($session.fork_marker, false),
                 s.turn_count = 0
-WITH s
-WHERE s.scope_id = $session.scope_id
 SET s.cwd = coalesce($session.cwd, s.cwd), s.title = coalesce($session.title, s.title),
     s.origin = coalesce(s.origin, $session.origin),
     s.git_branch = coalesce(s.git_branch, $session.git_branch),

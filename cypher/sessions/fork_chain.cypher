@@ -3,7 +3,7 @@
 // Params: $session_id (string), $scope_id (string)
 // Returns: chain (list of maps: id, cwd, fork_marker, parent_pointer, title, started_at,
 //   transcript_path)
-MATCH (s:Session {id: $session_id})
+MATCH (s:Session {scope_id: $scope_id, id: $session_id})
 WHERE s.scope_id = $scope_id
 MATCH p = (s)-[:FORKED_FROM*0..20]->(top:Session)
 WHERE NOT (top)-[:FORKED_FROM]->(:Session)

@@ -3,7 +3,7 @@
 // Returns: session (map, no embedding), forks (list of strings), continues (list of strings),
 //   continued_by (list of strings), identifiers (list of maps: namespace, value, count), markers
 //   (list of maps: kind, value, count), entries (list of strings: entries learned from it)
-MATCH (s:Session {id: $session_id})
+MATCH (s:Session {scope_id: $scope_id, id: $session_id})
 WHERE s.scope_id = $scope_id
 CALL (s) { OPTIONAL MATCH (f:Session)-[:FORKED_FROM]->(s) RETURN collect(f.id) AS forks }
 CALL (s) { OPTIONAL MATCH (s)-[:CONTINUES]->(o:Session) RETURN collect(o.id) AS continues }

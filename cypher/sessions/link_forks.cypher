@@ -5,7 +5,7 @@
 // Returns: linked (int)
 MATCH (f:Session)
 WHERE f.scope_id = $scope_id AND f.fork_marker AND f.parent_pointer IS NOT NULL
-MATCH (p:Session {id: f.parent_pointer})
+MATCH (p:Session {scope_id: $scope_id, id: f.parent_pointer})
 WHERE p.scope_id = $scope_id AND p <> f
 MERGE (f)-[:FORKED_FROM]->(p)
 RETURN count(*) AS linked

@@ -1,9 +1,9 @@
 // Purpose: what a session already holds before turns are added: its scope (null when it does not
 //   exist), which of the given turn ids it has, its last turn and its turn count.
-// Params: $session_id (string), $turn_ids (list of strings)
+// Params: $session_id (string), $scope_id (string), $turn_ids (list of strings)
 // Returns: scope_id (string or null), existing (list of strings), last_id (string or null),
 //   count (int)
-OPTIONAL MATCH (s:Session {id: $session_id})
+OPTIONAL MATCH (s:Session {scope_id: $scope_id, id: $session_id})
 OPTIONAL MATCH (s)-[:HAS_TURN]->(t:Turn)
 WITH s, t ORDER BY t.seq
 WITH s, collect(t) AS ts

@@ -6,7 +6,7 @@
 //   namespace, value, name, count), $turn_cites (list of maps: entry_id, id, count), $markers
 //   (list of maps: id, kind, value, count), $continues (list of strings)
 // Returns: id (string)
-MATCH (s:Session {id: $session_id})
+MATCH (s:Session {scope_id: $scope_id, id: $session_id})
 WHERE s.scope_id = $scope_id
 SET s += $props
 WITH s
@@ -37,7 +37,7 @@ CALL (s) {
 }
 CALL (s) {
   UNWIND $continues AS cid
-  MATCH (o:Session {id: cid})
+  MATCH (o:Session {scope_id: $scope_id, id: cid})
   WHERE o.scope_id = $scope_id AND o <> s AND o.started_at <= s.started_at
   MERGE (s)-[:CONTINUES]->(o)
 }

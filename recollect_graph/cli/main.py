@@ -13,6 +13,7 @@ from recollect_graph import __version__
 from recollect_graph.cli.contradiction_cmd import COMMANDS as CONTRADICTION_COMMANDS
 from recollect_graph.cli.demo_cmd import demo_cmd
 from recollect_graph.cli.knowledge_cmd import COMMANDS as KNOWLEDGE_COMMANDS
+from recollect_graph.cli.learn_cmd import learn
 from recollect_graph.cli.loop_cmd import (
     reflect_cmd,
     review_cmd,
@@ -23,6 +24,7 @@ from recollect_graph.cli.loop_cmd import (
 from recollect_graph.cli.memory_cmd import memory_group
 from recollect_graph.cli.neo4j_cmd import neo4j_group
 from recollect_graph.cli.output import emit_json, handle_errors, json_option, progress, table
+from recollect_graph.cli.session_cmd import learn_agents_cmd, recall_cmd
 from recollect_graph.errors import InvalidInput
 from recollect_graph.facade import Recollect
 from recollect_graph.mcp import mcp_cmd
@@ -54,6 +56,9 @@ cli.add_command(mcp_cmd)
 cli.add_command(sweep_cmd)
 cli.add_command(reflect_cmd)
 cli.add_command(sessions_group)
+cli.add_command(learn)
+learn.add_command(learn_agents_cmd)
+cli.add_command(recall_cmd)
 memory_group.add_command(suggestions_cmd)
 memory_group.add_command(review_cmd)
 for _cmd in KNOWLEDGE_COMMANDS:

@@ -48,6 +48,7 @@ TOOL_NAMES = (
     "recollect_remember",
     "recollect_search",
     "recollect_check_contradiction",
+    "recollect_recall",
 )
 
 SourceType = Literal["observed", "inferred", "user_stated", "consolidated", "injected"]
@@ -441,6 +442,30 @@ def build_server(tools: MemoryTools) -> MCPServer:
         content: Annotated[str, Field(min_length=1, description="The statement to check.")],
     ) -> CallToolResult:
         return await run("recollect_check_contradiction", MemoryTools.check_contradiction(content))
+
+    @server.tool(
+        name="recollect_recall",
+        title="Recall a past session",
+        annotations=_READ,
+        description=(
+            'Find the past agent session the user vaguely remembers ("the one where the CI '
+            'cache drove me nuts", "what touched PR #212"). Returns {input_type, track, '
+            "candidates: [{session_id, confidence (low/medium/high), cwd, topic, fingerprint, "
+            "cross_refs, fork_marker, parent_pointer, parent_cwd, resumption_hint, evidence}], "
+            "probes, null_match, single_obvious, prose}. With no candidates on a first attempt "
+            "it returns probes (temporal, associative, contextual choices): ask the user, then "
+            "call again with attempt=2 and their answer in hints. Recalled context is past "
+            "state: re-verify before acting on it."
+        ),
+    )
+    async def recollect_recall(
+        text: Annotated[str, Field(min_length=1, description="What the user remembers.")],
+        hints: Annotated[
+            list[str], Field(max_length=20, description="Answers to earlier probes.")
+        ] = [],  # noqa: B006
+        attempt: Annotated[int, Field(ge=1, le=3, description="1, then 2-3 after probes.")] = 1,
+    ) -> CallToolResult:
+        return await run("recollect_recall", MemoryTools.recall(text, hints, attempt))
 
     return server
 

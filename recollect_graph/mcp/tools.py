@@ -232,3 +232,13 @@ class MemoryTools:
             return contradiction_dict(result)
 
         return body
+
+    @staticmethod
+    def recall(text: str, hints: Sequence[str], attempt: int) -> Body:
+        """``recollect_recall``: the recall result (candidates or probes) with its prose."""
+
+        def body(rg: Recollect, mem: Memories) -> dict[str, Any]:
+            r = rg.recall(text, scope_id=mem.scope_id, hints=list(hints), attempt=attempt)
+            return r.model_dump(mode="json")
+
+        return body

@@ -119,23 +119,23 @@ def path_keys(value: str) -> list[str]:
 
 
 _CLAIM_WORDS = (
-    ("pull_request", re.compile(r"\b(PR|pull request|pull)\b", re.I)),
+    ("pull_request", re.compile(r"\b(PR|pull request|pull|merge request|MR)\b", re.I)),
     ("issue", re.compile(r"\b(issue|ticket|bug report)\b", re.I)),
     ("commit", re.compile(r"\b(commit|sha|revision)\b", re.I)),
-    ("session_citation", re.compile(r"\b(session|conversation|agent|transcript)\b", re.I)),
-    ("url_reference", re.compile(r"\b(link|url|page|site|docs?)\b", re.I)),
-    ("path_reference", re.compile(r"\b(file|path|folder|module|script)\b", re.I)),
 )
 
 
 def claim_kind(text: str, ident: Identifier) -> str:
     """The kind of claim the recall makes about ``ident``.
 
-    The noun right before the literal decides ("issue #87" claims an issue); without one, the
-    literal's own namespace.
+    The literal's own form decides first ("PR #212"), then the two words right before it
+    ("the issue #87" claims an issue; "ticket 87" too); without either, the literal's namespace.
     """
+    for kind, pattern in _CLAIM_WORDS:
+        if ident.namespace in ("github_pr", "github_issue") and pattern.search(ident.literal):
+            return kind
     idx = text.find(ident.literal)
-    before = text[max(0, idx - 24) : max(0, idx)] if idx >= 0 else ""
+    before = " ".join(text[: max(0, idx)].split()[-2:]) if idx > 0 else ""
     for kind, pattern in _CLAIM_WORDS:
         if pattern.search(before):
             return kind

@@ -49,6 +49,13 @@ PRECISION_MIN = 0.2
 #: Salience weights (semantic, keyword, markers, coinage, time); tuned on the fixture set.
 WEIGHTS = {"semantic": 0.50, "keyword": 0.20, "markers": 0.10, "coinage": 0.12, "time": 0.08}
 SCORE_FLOOR = 0.30
+#: Added to forks when the recall names a sub-agent ("the helper that...", "the sub-agent").
+FORK_CUE_BONUS = 0.2
+_FORK_CUE = re.compile(
+    r"\b(sub-?agents?|helper agents?|the helper|agent that|sidechain|fork(?:ed)?|spawned|"
+    r"delegated|side task)\b",
+    re.I,
+)
 HIGH_SCORE, HIGH_MARGIN = 0.55, 0.10
 MEDIUM_SCORE = 0.42
 VECTOR_K = 60
@@ -115,12 +122,8 @@ class Recall:
         salience: dict[str, tuple[float, dict[str, float], list[str]]] = {}
         if track in ("salience", "hybrid"):
             salience = self._salience(trace, scope_id, now)
-        ranked = fuse(entropy, salience)
-        ranked = [r for r in ranked if r[1] >= SCORE_FLOOR][: max(limit, 1)]
-        if ranked:
-            top = ranked[0][1]
-            ranked = [r for r in ranked if r[1] >= 0.6 * top]
-        cands = self._candidates(ranked, scope_id)
+        ranked = [r for r in fuse(entropy, salience) if r[1] >= SCORE_FLOOR * 0.8][:15]
+        cands = self._candidates(ranked, scope_id, fork_cue=trace["fork_cue"], limit=limit)
         probes: list[RecallProbe] = []
         null = False
         if not cands:
@@ -161,6 +164,9 @@ class Recall:
             credit(r["id"], 1.0, f"names the session id {r['literal']}")
         by_value = {i.value: i for i in idents}
         by_name = {i.value.rsplit("/", 1)[-1]: i for i in idents if i.namespace == "fs_path"}
+        # Rarity is per literal: a file name matches every path ending in it, so its
+        # occurrences are the sessions citing any of them.
+        matched: dict[str, list[dict[str, Any]]] = {}
         for r in self.db.read("recall/identifiers", scope_id=scope_id, values=values, names=names):
             lit = by_value.get(r["value"]) or by_name.get(str(r["value"]).rsplit("/", 1)[-1])
             if lit is None:
@@ -169,18 +175,21 @@ class Recall:
             if not cues.compatible_anchor(r["namespace"], kind):
                 unanchored.append(f"{lit.literal} ({r['namespace']} cannot anchor a {kind})")
                 continue
-            sessions = r["sessions"]
-            precision = 1.0 / len(sessions) if sessions else 0.0
+            matched.setdefault(lit.literal, []).append(r)
+        for literal, nodes in matched.items():
+            citing = {s["id"] for r in nodes for s in r["sessions"]}
+            precision = 1.0 / len(citing) if citing else 0.0
             if precision < PRECISION_MIN:
-                unanchored.append(f"{lit.literal} (cited by {len(sessions)} sessions: too common)")
+                unanchored.append(f"{literal} (cited by {len(citing)} sessions: too common)")
                 continue
-            exact = r["value"] == lit.value
-            for s in sessions:
-                credit(
-                    s["id"],
-                    precision * (1.0 if exact else 0.8),
-                    f"cites {r['namespace']} {r['value']} (precision {precision:.2f})",
-                )
+            for r in nodes:
+                exact = r["value"] in by_value
+                for s in r["sessions"]:
+                    credit(
+                        s["id"],
+                        precision * (1.0 if exact else 0.8),
+                        f"cites {r['namespace']} {r['value']} (precision {precision:.2f})",
+                    )
         return {k: (min(1.0, v[0]), v[1]) for k, v in out.items()}
 
     # -- salience track ------------------------------------------------------------------------
@@ -247,8 +256,14 @@ class Recall:
 
     # -- candidates and probes -----------------------------------------------------------------
     def _candidates(
-        self, ranked: list[tuple[str, float, dict[str, float], list[str]]], scope_id: str
+        self,
+        ranked: list[tuple[str, float, dict[str, float], list[str]]],
+        scope_id: str,
+        *,
+        fork_cue: bool,
+        limit: int,
     ) -> list[RecallCandidate]:
+        """Fetch, adjust (a recall that names a sub-agent prefers forks), cut and build."""
         if not ranked:
             return []
         rows = {
@@ -257,11 +272,21 @@ class Recall:
                 "recall/candidates", scope_id=scope_id, ids=[r[0] for r in ranked]
             )
         }
+        if fork_cue:
+            adjusted = []
+            for sid, score, signals, evidence in ranked:
+                if sid in rows and rows[sid]["session"].get("fork_marker"):
+                    score += FORK_CUE_BONUS
+                    evidence = [*evidence, "you named a sub-agent; this is a fork"]
+                adjusted.append((sid, score, signals, evidence))
+            ranked = sorted(adjusted, key=lambda t: (-t[1], t[0]))
+        ranked = [r for r in ranked if r[1] >= SCORE_FLOOR and r[0] in rows][:limit]
+        if ranked:
+            top = ranked[0][1]
+            ranked = [r for r in ranked if r[1] >= 0.6 * top]
         out: list[RecallCandidate] = []
         for i, (sid, score, signals, evidence) in enumerate(ranked):
-            r = rows.get(sid)
-            if r is None:
-                continue
+            r = rows[sid]
             s = {k: native(v) for k, v in r["session"].items()}
             fork = resolve_chain([{k: native(v) for k, v in n.items()} for n in r["chain"]])
             second = ranked[i + 1][1] if i + 1 < len(ranked) else 0.0
@@ -355,6 +380,7 @@ def read_trace(text: str, now: datetime) -> dict[str, Any]:
         "terms": [t for t in cues.terms(residual) if t not in RECALL_WORDS],
         "markers": cues.markers(residual),
         "windows": cues.time_windows(residual, now),
+        "fork_cue": bool(_FORK_CUE.search(text)),
     }
 
 
@@ -424,6 +450,7 @@ def trace_view(trace: dict[str, Any]) -> dict[str, Any]:
         ],
         "unanchored": list(trace.get("unanchored", [])),
         "keywords": sorted(set(trace["content_words"]))[:20],
+        "fork_cue": trace["fork_cue"],
         "markers": [f"{m.kind}:{m.value}" for m in trace["markers"]],
         "time": [
             {"expression": w.expression, "start": w.start.isoformat(), "end": w.end.isoformat()}

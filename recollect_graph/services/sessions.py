@@ -23,7 +23,7 @@ from datetime import datetime
 from typing import Any
 
 from recollect_graph.db.client import Db
-from recollect_graph.errors import EntryNotFound, InvalidInput, ScopeViolation
+from recollect_graph.errors import EntryNotFound, InvalidInput
 from recollect_graph.nlp.embedder import Embedder
 from recollect_graph.services.records import (
     aware,
@@ -127,7 +127,6 @@ class Sessions:
 
         Raises:
             InvalidInput: A malformed turn (nothing is written).
-            ScopeViolation: The session exists in another scope.
         """
         session_id = require_text(session_id, "session_id", max_len=200)
         scope_id = require_text(scope_id, "scope_id", max_len=200)
@@ -166,10 +165,11 @@ class Sessions:
         }
         session.update(_extra or {})
         state = self.db.read(
-            "sessions/turn_state", session_id=session_id, turn_ids=[p["tid"] for p in prepared]
+            "sessions/turn_state",
+            session_id=session_id,
+            scope_id=scope_id,
+            turn_ids=[p["tid"] for p in prepared],
         )[0]
-        if state["scope_id"] is not None and state["scope_id"] != scope_id:
-            raise ScopeViolation(f"session {session_id!r} belongs to another scope")
         existing = set(state["existing"] or [])
         new = [p for p in prepared if p["tid"] not in existing]
         prev_id: str | None = state["last_id"]
@@ -240,11 +240,9 @@ class Sessions:
         prev_id: str | None,
         now: datetime,
     ) -> None:
-        out = self.db.write(
+        self.db.write(
             "sessions/add_turns", session=dict(session), rows=rows, prev_id=prev_id, now=now
         )
-        if not out:
-            raise ScopeViolation(f"session {session['id']!r} belongs to another scope")
 
     # -- the recall index ----------------------------------------------------------------------
     def index(self, session_id: str, *, scope_id: str) -> dict[str, Any]:
@@ -261,8 +259,10 @@ class Sessions:
             raise EntryNotFound(f"no session {session_id!r} in scope {scope_id!r}")
         session, turns = rows[0]["session"], rows[0]["turns"]
         derived = derive_index(session, turns)
-        parts = [derived["head"], *derived["key_utterances"], derived["summary"]]
-        vecs = self.embedder.embed([p for p in parts if p] or [session_id])
+        # The session vector: its head (title, request, keywords) and summary, embedded here,
+        # averaged with the vectors its first user turns already have.
+        parts = [p for p in (derived["head"], derived["summary"]) if p] or [session_id]
+        vecs = self.embedder.embed(parts) + [list(v) for v in rows[0]["user_vectors"] if v]
         props = {
             k: derived[k] for k in ("keywords", "topics", "key_utterances", "decisions", "summary")
         }

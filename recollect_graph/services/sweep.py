@@ -14,7 +14,7 @@ import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from recollect_graph.errors import InvalidInput, RecollectError, ScopeViolation
+from recollect_graph.errors import InvalidInput, RecollectError
 from recollect_graph.models import RELATIONS
 from recollect_graph.services.entries import Knowledge
 from recollect_graph.services.links import LinkSuggester
@@ -168,9 +168,6 @@ class Sweeper:
             if isinstance(values, str):
                 raise InvalidInput(f"{kind} must be a list of strings")
             clean[kind] = [require_text(v, kind, max_len=5000) for v in values]
-        scope = self.db.read("sessions/scope_of", session_id=session_id)
-        if scope and scope[0]["scope_id"] != self.scope_id:
-            raise ScopeViolation(f"session {session_id!r} belongs to another scope")
         items = [
             {"content": text, "title": f"{kind.rstrip('s').replace('_', ' ')}: {text}"[:120],
              "source": "agent", "source_type": "inferred", "entry_type": "note",

@@ -67,7 +67,7 @@ async def drive(params: StdioServerParameters, errlog: Any, rg: Recollect, scope
 
         listed = await session.list_tools()
         assert {t.name for t in listed.tools} == set(TOOL_NAMES)
-        assert len(TOOL_NAMES) == 13
+        assert len(TOOL_NAMES) == 14
         assert all(t.description and len(t.description) > 80 for t in listed.tools)
 
         async def call(name: str, **args: Any) -> CallToolResult:
@@ -163,6 +163,22 @@ async def drive(params: StdioServerParameters, errlog: Any, rg: Recollect, scope
         )
         done = ok(await call("lore_list_processed_sessions"))
         assert session_id in done["session_ids"]
+
+        # Recall over the sessions of this scope (a twin in another scope stays invisible).
+        turns = [
+            {"id": "u1", "role": "user", "text": "The flakeguard wrapper hides websocket errors"},
+            {"id": "a1", "role": "assistant", "text": "I removed flakeguard from tests/test_ws.py"},
+        ]
+        mine, theirs = f"{scope_id}-s1", f"{scope_id}-s2"
+        await anyio.to_thread.run_sync(
+            lambda: rg.sessions.add_turns(mine, turns, scope_id=scope_id, owner_id="k", cwd="/a")
+        )
+        await anyio.to_thread.run_sync(
+            lambda: rg.sessions.add_turns(theirs, turns, scope_id=f"{scope_id}-x", owner_id="k")
+        )
+        rec = ok(await call("recollect_recall", text="that flakeguard websocket business"))
+        assert [c["session_id"] for c in rec["candidates"]] == [mine]
+        assert rec["candidates"][0]["resumption_hint"] == f"cd /a && claude --resume {mine}"
 
         deleted = ok(await call("lore_delete", memory_ids=[pg], reason="outdated"))
         assert deleted["forgotten"] == [pg]

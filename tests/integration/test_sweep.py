@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from recollect_graph import Recollect
-from recollect_graph.errors import InvalidInput, ScopeViolation
+from recollect_graph.errors import InvalidInput
 from recollect_graph.services.memories import Memories
 
 TEXTS = [
@@ -105,13 +105,18 @@ def test_reflect_is_idempotent_and_makes_memories(
     assert not again["created"] and again["memory_ids"] == out["memory_ids"]
     assert mem.processed_sessions() == {"session_ids": ["sess-1"]}
     linked = rg.query(
-        "MATCH (e:Entry)-[:FROM_SESSION]->(:Session {id: 'sess-1'}) RETURN count(e) AS n"
+        "MATCH (e:Entry)-[:FROM_SESSION]->(s:Session {id: 'sess-1'}) WHERE s.scope_id = $s "
+        "RETURN count(e) AS n",
+        {"s": scope_id},
     )
     assert linked == [{"n": 2}]
     hits = rg.search("how should payment retry tests handle time?", scope_id=scope_id)
     assert hits[0].entry.id in out["memory_ids"]
-    with pytest.raises(ScopeViolation):
-        rg.memories.in_scope(scope_id + "-other").reflect("sess-1", "x")
+    # The same session id in another scope is another session: it sees nothing of this one.
+    other = rg.memories.in_scope(scope_id + "-other").reflect("sess-1", "x")
+    assert other["created"] and other["memory_ids"] == []
+    assert mem.processed_sessions() == {"session_ids": ["sess-1"]}
+    assert not mem.reflect("sess-1", "again")["created"]
     with pytest.raises(InvalidInput):
         mem.reflect("sess-2", "", lessons=["x"])
     with pytest.raises(InvalidInput):

@@ -1,0 +1,155 @@
+"""Recall at scale: ``rg.recall`` p50/p95 over N indexed sessions (default 10,000).
+
+Sessions are written through the real path (``rg.sessions.add_turns`` + the session index), with
+turn texts drawn from a pool of generated engineering sentences. The embedding model is real but
+memoised per text, so the pool is embedded once (what is measured is the recall, not ingest).
+Each session gets a coined word, a few identifiers (paths, PRs, issues) and markers, so both
+tracks have realistic indexes to scan. Queries mix natural, identifier and mixed recalls.
+
+Run: ``.venv/bin/python benchmarks/bench_recall.py --sessions 10000``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.bench_core import pct
+from benchmarks.datagen import PEOPLE, SERVICES, TOOLS, sentence
+from benchmarks.harness import bench_server
+from recollect_graph import Recollect
+from recollect_graph.nlp.embedder import Embedder
+
+FEELINGS = [
+    "ugh, this is driving me nuts",
+    "finally!! it works",
+    "oh I see, turns out",
+    "weird, no idea why",
+    "we decided to go with it instead of the old one",
+]
+
+
+class MemoEmbedder(Embedder):
+    """The real model, memoised per text (the pool repeats)."""
+
+    def __init__(self, inner: Embedder) -> None:
+        super().__init__(inner.model_name, batch_size=inner.batch_size)
+        self._model = inner._load()
+        self.memo: dict[str, list[float]] = {}
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        todo = list(dict.fromkeys(t for t in texts if t not in self.memo))
+        if todo:
+            for t, v in zip(todo, super().embed(todo), strict=True):
+                self.memo[t] = v
+        return [self.memo[t] for t in texts]
+
+
+def session_turns(i: int, rng: random.Random, pool: list[str]) -> list[dict[str, Any]]:
+    coined = f"zorb{i:05d}x"
+    svc, tool, who = rng.choice(SERVICES), rng.choice(TOOLS), rng.choice(PEOPLE)
+    at = datetime(2026, 1, 1, tzinfo=UTC) + timedelta(minutes=53 * i)
+    texts = [
+        f"The {svc} {coined} problem with {tool} is back; {who} from platform noticed it.",
+        rng.choice(pool),
+        f"Looking at src/{svc}/{coined}.py and PR #{1000 + i % 5000}.",
+        rng.choice(pool) + " " + rng.choice(FEELINGS),
+        f"See issue #{i % 997} and the {coined} notes.",
+        rng.choice(pool),
+    ]
+    return [
+        {
+            "id": f"{i}-{j}",
+            "speaker": "user" if j % 2 == 0 else "assistant",
+            "text": t,
+            "at": at + timedelta(minutes=j),
+        }
+        for j, t in enumerate(texts)
+    ]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--sessions", type=int, default=10_000)
+    ap.add_argument("--pool", type=int, default=1500)
+    ap.add_argument("--queries", type=int, default=60)
+    ap.add_argument("--workers", type=int, default=3, help="Sessions written in parallel.")
+    ap.add_argument("--out", type=Path, default=Path("benchmarks/results/recall.json"))
+    args = ap.parse_args()
+    rng = random.Random(3)
+    pool = [sentence(rng) for _ in range(args.pool)]
+    result: dict[str, Any] = {"sessions": args.sessions}
+    with bench_server() as (settings, _server, _status), Recollect.open(settings) as rg:
+        memo = MemoEmbedder(rg.embedder)
+        rg.sessions.embedder = memo
+        memo.embed(pool)
+        t0 = time.perf_counter()
+        convs = [session_turns(i, rng, pool) for i in range(args.sessions)]
+
+        def load(i: int) -> None:
+            rg.sessions.add_turns(
+                f"s{i:05d}",
+                convs[i],
+                scope_id="recall",
+                owner_id="bench",
+                cwd=f"/home/kai/src/{SERVICES[i % len(SERVICES)]}",
+            )
+            if i % 500 == 499:
+                el = time.perf_counter() - t0
+                print(f"  ~{i + 1} sessions, {(i + 1) / el:.1f}/s", file=sys.stderr)
+
+        with ThreadPoolExecutor(args.workers) as pool_ex:
+            list(pool_ex.map(load, range(args.sessions)))
+        secs = time.perf_counter() - t0
+        result["ingest_sessions_per_s"] = round(args.sessions / secs, 1)
+        qrng = random.Random(5)
+        queries = []
+        for q in range(args.queries):
+            i = qrng.randrange(args.sessions)
+            svc = SERVICES[i % len(SERVICES)]
+            queries.append(
+                [
+                    f"the {svc} thing where I was fed up with it",
+                    f"which session touched PR #{1000 + i % 5000}",
+                    f"the zorb{i:05d}x problem around issue #{i % 997}",
+                ][q % 3]
+            )
+        for q in queries[:5]:
+            rg.recall(q, scope_id="recall")
+        ms: list[float] = []
+        by_track: dict[str, list[float]] = {}
+        for q in queries:
+            t1 = time.perf_counter()
+            r = rg.recall(q, scope_id="recall")
+            el = (time.perf_counter() - t1) * 1000
+            ms.append(el)
+            by_track.setdefault(r.track, []).append(el)
+        result["recall"] = {
+            "calls": len(ms),
+            "p50_ms": round(pct(ms, 50), 1),
+            "p95_ms": round(pct(ms, 95), 1),
+            "by_track_p95_ms": {k: round(pct(v, 95), 1) for k, v in by_track.items()},
+        }
+        cos = []
+        for q in queries[:20]:
+            t1 = time.perf_counter()
+            rg.embedder.embed_one(q)
+            cos.append((time.perf_counter() - t1) * 1000)
+        result["query_embedding_p50_ms"] = round(pct(cos, 50), 1)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=2))
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()

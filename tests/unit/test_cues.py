@@ -1,0 +1,142 @@
+"""Recall cues: identifiers and namespaces, anchoring, markers, coinage, time windows, tracks."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from recollect_graph.nlp import cues
+from recollect_graph.services.recall import classify, confidence, fuse, read_trace
+from recollect_graph.services.session_index import derive_index, resolve_chain
+
+NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+
+
+def ids(text: str) -> list[tuple[str, str]]:
+    return [(i.namespace, i.value) for i in cues.identifiers(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("see PR #212", [("github_pr", "212")]),
+        ("issue #87 again", [("github_issue", "87")]),
+        ("that was #87", [("github_issue", "87")]),
+        ("https://github.com/acme/shop/pull/44", [("github_pr", "44")]),
+        ("https://github.com/acme/shop/issues/9", [("github_issue", "9")]),
+        ("docs at https://vitejs.dev/guide/.", [("url", "https://vitejs.dev/guide/")]),
+        ("edited src/checkout/cart.py", [("fs_path", "src/checkout/cart.py")]),
+        ("bumped pyproject.toml", [("fs_path", "pyproject.toml")]),
+        ("reverted 9f3e2a1b4c", [("git_commit", "9f3e2a1b4c")]),
+        (
+            "from session 3f2a9b1c-1d2e-4f5a-8b9c-0d1e2f3a4b5c",
+            [("session", "3f2a9b1c-1d2e-4f5a-8b9c-0d1e2f3a4b5c")],
+        ),
+        ("no literal here, in 2026 at deadbeef cafe", []),
+    ],
+)
+def test_identifiers_and_namespaces(text: str, expected: list[tuple[str, str]]) -> None:
+    assert ids(text) == expected
+
+
+def test_claim_kind_gates_anchoring() -> None:
+    text = "the issue #90 we talked about"
+    lit = cues.identifiers(text)[0]
+    assert cues.claim_kind(text, lit) == "issue"
+    assert cues.compatible_anchor("github_issue", "issue")
+    assert not cues.compatible_anchor("github_pr", "issue")
+    pr = cues.identifiers("the PR #90 one")[0]
+    assert cues.claim_kind("the PR #90 one", pr) == "pull_request"
+
+
+def test_markers_are_canonical_so_paraphrases_meet() -> None:
+    a = {(m.kind, m.value) for m in cues.markers("ugh this is driving me nuts")}
+    b = {(m.kind, m.value) for m in cues.markers("the one where I was fed up")}
+    assert ("emotional", "frustrated") in a & b
+    c = {(m.kind, m.value) for m in cues.markers("Oh I see, turns out the cache key was wrong")}
+    assert ("cognitive", "realization") in c
+    d = {(m.kind, m.value) for m in cues.markers("Priya from platform said the outage was DNS")}
+    assert {("actor", "priya"), ("singularity", "outage")} <= d
+
+
+def test_terms_skip_stop_words_ids_and_hex() -> None:
+    t = cues.terms(
+        "The flakeguard script, flakeguard again; see 3f2a9b1c-1d2e-4f5a-8b9c-0d1e2f3a4b5c "
+        "and https://x.io/a 9f3e2a1b"
+    )
+    assert t["flakeguard"] == 2
+    assert not any("3f2a" in k or "https" in k or "9f3e" in k for k in t)
+
+
+def test_coinage_rule() -> None:
+    assert cues.coinage_precision(4, 1) == 2.0
+    assert cues.coinage_precision(2, 3) == 0.5
+    assert cues.coinage_precision(2, 4) < cues.COINAGE_THRESHOLD
+
+
+def test_time_windows_resolve_against_now() -> None:
+    w = {x.expression: x for x in cues.time_windows("back in March, last week", NOW)}
+    assert w["march"].start == datetime(2026, 3, 1, tzinfo=UTC)
+    assert w["march"].end == datetime(2026, 4, 1, tzinfo=UTC)
+    assert w["last week"].start < NOW
+    dec = cues.time_windows("in December", NOW)[0]
+    assert dec.start.year == 2025  # the latest December not after now
+    assert cues.proximity(datetime(2026, 3, 10, tzinfo=UTC), [w["march"]]) == 1.0
+    assert 0 < cues.proximity(datetime(2026, 4, 20, tzinfo=UTC), [w["march"]]) < 0.5
+    assert cues.proximity(NOW, []) == 0.0
+
+
+def test_classification_dispatches_tracks() -> None:
+    assert classify(read_trace("the session that touched PR #212", NOW)) == (
+        "StructuredIdentifier",
+        "entropy",
+    )
+    assert classify(read_trace("when the checkout total was off by a few cents", NOW)) == (
+        "NaturalRecall",
+        "salience",
+    )
+    assert classify(read_trace("the flaky websocket test fix around PR #212", NOW)) == (
+        "Mixed",
+        "hybrid",
+    )
+
+
+def test_fusion_and_confidence() -> None:
+    ranked = fuse({"a": (1.0, ["cites"])}, {"a": (0.3, {}, []), "b": (0.6, {}, [])})
+    assert ranked[0][0] == "a" and ranked[0][2]["entropy"] == 1.0
+    assert confidence(0.7, 0.2, False) == "high"
+    assert confidence(0.7, 0.02, False) == "medium"
+    assert confidence(0.2, 0.2, False) == "low"
+
+
+def test_fork_chain_resolution() -> None:
+    chain = [
+        {"id": "f2", "fork_marker": True, "parent_pointer": "f1", "cwd": None},
+        {"id": "f1", "fork_marker": True, "parent_pointer": "top", "cwd": None},
+        {"id": "top", "fork_marker": False, "parent_pointer": None, "cwd": "/src/app"},
+    ]
+    r = resolve_chain(chain)
+    assert (r["parent_pointer"], r["parent_cwd"]) == ("top", "/src/app")
+    assert r["resume"] == "cd /src/app && claude --resume top"
+    orphan = resolve_chain([{"id": "o", "fork_marker": True, "parent_pointer": "gone"}])
+    assert orphan["resume"] is None and orphan["missing_parent"] == "gone"
+    nocwd = resolve_chain([chain[1], {**chain[2], "cwd": None}])
+    assert nocwd["parent_pointer"] == "top" and nocwd["resume"] is None
+
+
+def test_derive_index_from_turns() -> None:
+    turns = [
+        {"id": "1", "role": "user", "text": "The ghost-cart bug is back, ugh. See issue #87."},
+        {"id": "2", "role": "assistant", "text": "The ghost-cart entries come from src/cart.py."},
+        {"id": "3", "role": "user", "text": "Let's go with a TTL instead of a cron job."},
+        {"id": "4", "role": "assistant", "text": "Done. The ghost-cart rows now expire."},
+    ]
+    d = derive_index({"id": "s"}, turns)
+    assert d["summary"].startswith("Asked: The ghost-cart bug is back")
+    assert any("instead of a cron job" in x for x in d["decisions"])
+    assert d["identifiers"][("github_issue", "87")] == 1
+    assert d["identifiers"][("fs_path", "src/cart.py")] == 1
+    assert d["markers"][("term", "ghost-cart")] == 3
+    assert d["markers"][("emotional", "frustrated")] == 1
+    assert "ghost-cart" in d["keywords"]
