@@ -279,9 +279,16 @@ def default_agents_path() -> Path:
 )
 @scope_option
 @owner_option
+@click.option(
+    "--no-decisions",
+    is_flag=True,
+    help="Do not store each session's decisions as entries (FROM_SESSION).",
+)
 @json_option
 @handle_errors
-def learn_agents_cmd(path: str | None, scope: str | None, owner: str | None, as_json: bool) -> None:
+def learn_agents_cmd(
+    path: str | None, scope: str | None, owner: str | None, no_decisions: bool, as_json: bool
+) -> None:
     """Ingest coding-agent transcripts (sessions, forks, captures) for recall.
 
     Re-running is idempotent; a grown transcript adds only its new turns; malformed lines are
@@ -309,6 +316,7 @@ def learn_agents_cmd(path: str | None, scope: str | None, owner: str | None, as_
                 scope_id=_scope(scope),
                 owner_id=need(owner, "--owner", "RECOLLECT_OWNER"),
                 progress=step,
+                knowledge=None if no_decisions else rg.knowledge,
             )
         finally:
             if bar is not None:
@@ -320,6 +328,7 @@ def learn_agents_cmd(path: str | None, scope: str | None, owner: str | None, as_
         f"{report.sessions} sessions in {report.files} files: {report.ingested} ingested, "
         f"{report.unchanged} unchanged, {report.turns_added} turns added, {report.forks} forks"
         f" ({len(report.orphan_forks)} with no parent record), "
+        f"{report.decisions_learned} decisions stored, "
         f"{report.malformed_lines} malformed lines skipped"
     )
 

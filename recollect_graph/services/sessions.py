@@ -315,6 +315,45 @@ class Sessions:
             "markers": len(marks),
         }
 
+    def learn_decisions(
+        self, session_id: str, *, scope_id: str, owner_id: str, knowledge: Any
+    ) -> list[str]:
+        """Store the decisions a session's index found as ``decision`` entries ``FROM_SESSION``.
+
+        Idempotent: each decision's ``source_id`` is ``session:<id>:decision:<n>``.
+
+        Args:
+            session_id: The session.
+            scope_id: Its scope (and the entries').
+            owner_id: Owner of the entries.
+            knowledge: The :class:`~recollect_graph.services.entries.Knowledge` service.
+
+        Returns:
+            The entry ids.
+        """
+        s = self.get(session_id, scope_id=scope_id)
+        items = [
+            {
+                "content": d,
+                "entry_type": "decision",
+                "source": "agent",
+                "source_type": "inferred",
+                "source_id": f"session:{session_id}:decision:{i}",
+                "tags": ["decision", "from-session"],
+                "metadata": {"session_id": session_id, "cwd": s.get("cwd")},
+                "valid_from": s.get("started_at"),
+                "context_hints": {"cwd": s.get("cwd")} if s.get("cwd") else {},
+            }
+            for i, d in enumerate(s.get("decisions") or [])
+        ]
+        if not items:
+            return []
+        ids = [e.id for e in knowledge.remember_many(items, scope_id=scope_id, owner_id=owner_id)]
+        self.db.write(
+            "sessions/link_entries", scope_id=scope_id, session_id=session_id, entry_ids=ids
+        )
+        return ids
+
     def index_stale(self, scope_id: str, *, limit: int = 10_000) -> int:
         """Index every session of a scope whose index is missing or stale; returns how many."""
         ids = [r["id"] for r in self.db.read("sessions/stale", scope_id=scope_id, limit=limit)]

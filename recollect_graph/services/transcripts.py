@@ -296,6 +296,7 @@ class IngestReport:
     unchanged: int = 0
     turns_added: int = 0
     forks: int = 0
+    decisions_learned: int = 0
     orphan_forks: list[str] = field(default_factory=list)
     malformed_lines: int = 0
 
@@ -311,6 +312,7 @@ def ingest(
     scope_id: str,
     owner_id: str,
     progress: Any = None,
+    knowledge: Any = None,
 ) -> IngestReport:
     """Parse and store every session under ``root`` (idempotent; unchanged files are skipped).
 
@@ -320,6 +322,8 @@ def ingest(
         scope_id: Scope the sessions go to.
         owner_id: Owner of their turns.
         progress: ``progress(done, total, session_id)`` after each session.
+        knowledge: When given (the ``Knowledge`` service), each ingested session's decisions
+            are also stored as ``decision`` entries linked ``FROM_SESSION``.
     """
     scanned = scan(root)
     report = IngestReport(root=str(root), files=scanned.files, sessions=len(scanned.sessions))
@@ -361,6 +365,12 @@ def ingest(
             )
             report.ingested += 1
             report.turns_added += done.added
+            if knowledge is not None and done.added:
+                report.decisions_learned += len(
+                    sessions.learn_decisions(
+                        s.id, scope_id=scope_id, owner_id=owner_id, knowledge=knowledge
+                    )
+                )
         if progress:
             progress(n, len(scanned.sessions), s.id)
     sessions.db.write("sessions/link_forks", scope_id=scope_id)

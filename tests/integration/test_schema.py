@@ -54,13 +54,14 @@ def test_fulltext_indexes_online(rg: Recollect) -> None:
 
 
 def test_uniqueness_constraint_on_every_node_id(rg: Recollect) -> None:
+    """Every node id is unique; a session id is unique within its scope."""
     rows = rg.query("SHOW CONSTRAINTS YIELD type, labelsOrTypes, properties RETURN *")
     unique = {
-        r["labelsOrTypes"][0]
-        for r in rows
-        if r["type"] == "UNIQUENESS" and r["properties"] == ["id"]
+        (r["labelsOrTypes"][0], tuple(r["properties"])) for r in rows if r["type"] == "UNIQUENESS"
     }
-    assert set(NODE_TYPES) <= unique
+    for label in NODE_TYPES:
+        expected = ("scope_id", "id") if label == "Session" else ("id",)
+        assert (label, expected) in unique, label
 
 
 def test_init_is_idempotent_and_recorded(rg: Recollect) -> None:
