@@ -3,8 +3,10 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# Claude Code transcripts for the demo's recall step (point it at ~/.claude/projects for yours).
+AGENT_TRANSCRIPTS ?= tests/data/agent_transcripts
 
-.PHONY: setup neo4j-build test test-unit test-integration lint demo bench stop status clean
+.PHONY: setup neo4j-build test test-unit test-integration lint demo bench stop status clean notebooks
 
 setup: $(STAMP) neo4j-build
 
@@ -29,6 +31,11 @@ test-unit: setup
 test-integration: setup
 	$(BIN)/pytest tests/integration
 
+# The heavy reliability variants (8 processes x 1,000 operations; see docs/reliability.md).
+.PHONY: test-heavy
+test-heavy: setup
+	$(BIN)/pytest -m heavy tests/reliability
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -43,12 +50,33 @@ demo: setup
 	@echo
 	$(BIN)/recollect-graph demo --path .
 	@echo
+	@echo "== agent sessions: ingest transcripts (AGENT_TRANSCRIPTS, default: the sample projects), then recall"
+	$(BIN)/recollect-graph learn agents --path $(AGENT_TRANSCRIPTS) --scope demo-agents --owner demo
+	$(BIN)/recollect-graph recall "the session in spring where I was fed up with the CI cache" --scope demo-agents --no-interactive
+	$(BIN)/recollect-graph recall "what did the helper conclude about mmap crashing on truncated logs" --scope demo-agents --no-interactive
+	@echo
 	$(BIN)/recollect-graph neo4j status
 	@echo "Stop it with: make stop"
 
 # Benchmarks (ratios against baselines run side by side; see docs/benchmarks.md).
 bench: setup
 	$(BIN)/python benchmarks/bench_core.py --sizes 10000 100000
+
+# Retrieval quality on a LoCoMo-format file (not shipped: pass its path), e.g.
+# make bench-locomo DATA=../shared/data/locomo-dev.json ARGS="--samples conv-26"
+.PHONY: bench-locomo
+DATA ?=
+bench-locomo:
+	@test -n "$(DATA)" || { echo "bench-locomo: set DATA to a LoCoMo-format JSON file, e.g. make bench-locomo DATA=path/to/locomo10.json" >&2; exit 2; }
+	@test -f "$(DATA)" || { echo "bench-locomo: no such file: $(DATA)" >&2; exit 2; }
+	@$(MAKE) --no-print-directory setup
+	$(BIN)/pip install -q -e '.[bench]'
+	$(BIN)/python benchmarks/locomo.py --data "$(DATA)" $(ARGS)
+
+# Strip outputs from the notebooks before committing (`make test` executes them against its
+# own Neo4j; see docs/notebooks.md).
+notebooks: $(STAMP)
+	$(BIN)/python notebooks/strip.py
 
 stop: $(STAMP)
 	$(BIN)/recollect-graph neo4j stop
