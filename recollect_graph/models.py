@@ -194,6 +194,7 @@ class Signals(Record):
     strength: float = 0.0
     quality: float = 0.0
     usage: float = 0.0
+    context: float = 0.0
 
 
 class Hit(Record):

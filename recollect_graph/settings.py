@@ -43,6 +43,7 @@ ENV_VARS: dict[str, str] = {
     "RECOLLECT_W_STRENGTH": "w_strength",
     "RECOLLECT_W_QUALITY": "w_quality",
     "RECOLLECT_W_USAGE": "w_usage",
+    "RECOLLECT_W_CONTEXT": "w_context",
     "RECOLLECT_SEARCH_CANDIDATES": "search_candidates",
     "RECOLLECT_DEDUP_THRESHOLD": "dedup_threshold",
     "RECOLLECT_AUTO_LINK_THRESHOLD": "auto_link_threshold",
@@ -89,7 +90,9 @@ class Settings(BaseModel):
         default_owner: Owner of ``rg.memories`` writes when none is given.
         fusion: How search combines signals: ``weighted`` (a weighted sum of normalised
             signals, Lore's method) or ``rrf`` (reciprocal rank fusion of the relevance signals).
-        w_semantic, w_keyword, w_graph, w_strength, w_quality, w_usage: Fusion weights.
+        w_semantic, w_keyword, w_graph, w_strength, w_quality, w_usage, w_context: Fusion
+            weights (``context``: conversation turns whose speaker or date the query names, and
+            the turn right after a matching question).
         search_candidates: Candidates taken from each index before fusion.
         dedup_threshold: Combined similarity (0.6 semantic + 0.4 keyword) at which a new memory
             is reported as a duplicate of an existing one.
@@ -132,6 +135,7 @@ class Settings(BaseModel):
     w_strength: float = Field(default=0.08, ge=0)
     w_quality: float = Field(default=0.12, ge=0)
     w_usage: float = Field(default=0.03, ge=0)
+    w_context: float = Field(default=0.20, ge=0)
     search_candidates: int = Field(default=100, ge=10, le=5000)
     dedup_threshold: float = Field(default=0.85, gt=0, le=1)
     auto_link_threshold: float = Field(default=0.85, gt=0, le=1)

@@ -7,7 +7,8 @@
 // Params: $vector (list of floats), $lucene (string or null), $k (int), $scope_id (string), $entry_types (list or null), $tags (list or null), $source_types (list or null), $created_after (datetime or null), $as_of (datetime or null), $include_superseded (bool), $include_deleted (bool), $now (datetime)
 // Returns: id, created_at, last_accessed_at, half_life_days, access_count, emotional_valence,
 //   confidence, pinned, score (what fusion needs), semantic (float), keyword (float), vector_hit (bool),
-//   window (int: how many vector hits the index gave before filtering; k means it may have more)
+//   window (int: how many vector hits the index gave before filtering; k means it may have more),
+//   speaker (string or null), valid_from (datetime or null): for conversation turns
 CALL () {
   CALL db.index.vector.queryNodes('entry_embedding', $k, $vector) YIELD node, score
   RETURN node AS e, true AS vhit, 2 * score - 1 AS sem, 0.0 AS kw
@@ -41,4 +42,4 @@ RETURN e.id AS id, e.created_at AS created_at, e.last_accessed_at AS last_access
        e.emotional_valence AS emotional_valence, e.confidence AS confidence, e.pinned AS pinned,
        e.score AS score,
        coalesce(sem, 2 * vector.similarity.cosine(e.embedding, $vector) - 1) AS semantic,
-       keyword, vector_hit, window
+       keyword, vector_hit, window, e.speaker AS speaker, e.valid_from AS valid_from

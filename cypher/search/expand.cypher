@@ -2,11 +2,13 @@
 //   direction, edge weights multiplied, halved per extra hop) and entries that mention the same
 //   entities (hub entities mentioned more than $max_fanout times carry no signal and are
 //   skipped; at most 50 neighbours per seed and kind) and, for conversation turns, the turns
-//   right before and after (NEXT), with the same scope and currency filters as candidates. Each neighbour gets the best
+//   right before and after (NEXT; the turn after a question
+//   "answers" it and gets the full seed relevance), with the same scope and currency filters as candidates. Each neighbour gets the best
 //   seed relevance times its path factor, the relation it came by, and its cosine to the query.
 // Params: $seeds (list of maps: id, relevance), $hops (int), $vector (list of floats), $scope_id (string), $include_superseded (bool), $include_deleted (bool), $as_of (datetime or null), $now (datetime), $limit (int), $max_fanout (int)
 // Returns: id, created_at, last_accessed_at, half_life_days, access_count, emotional_valence,
-//   confidence, pinned, score, graph (float), via (string), semantic (float)
+//   confidence, pinned, score, graph (float), via (string), semantic (float), speaker (string or
+//   null), valid_from (datetime or null)
 UNWIND $seeds AS seed
 MATCH (h:Entry {id: seed.id})
 CALL (h, seed) {
@@ -26,8 +28,10 @@ CALL (h, seed) {
          'shares ' + toString(shared) + ' entities with ' + h.id AS via
   LIMIT 50
   UNION
-  MATCH (h)-[:NEXT]-(n:Entry)
-  RETURN n, seed.relevance * 0.5 AS g, 'next to ' + h.id AS via
+  MATCH (h)-[r:NEXT]-(n:Entry)
+  WITH h, n, seed, startNode(r) = h AND h.content CONTAINS '?' AS answers
+  RETURN n, seed.relevance * CASE WHEN answers THEN 1.0 ELSE 0.5 END AS g,
+         CASE WHEN answers THEN 'answers ' ELSE 'next to ' END + h.id AS via
 }
 WITH n, g, via
 WHERE n.scope_id = $scope_id
@@ -46,7 +50,7 @@ WITH n, collect(g)[0] AS graph, collect(via)[0] AS via
 RETURN n.id AS id, n.created_at AS created_at, n.last_accessed_at AS last_accessed_at,
        n.half_life_days AS half_life_days, n.access_count AS access_count,
        n.emotional_valence AS emotional_valence, n.confidence AS confidence, n.pinned AS pinned,
-       n.score AS score, graph, via,
+       n.score AS score, graph, via, n.speaker AS speaker, n.valid_from AS valid_from,
        2 * vector.similarity.cosine(n.embedding, $vector) - 1 AS semantic
 ORDER BY graph DESC
 LIMIT $limit

@@ -20,9 +20,27 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 
 from recollect_graph.nlp.cue_lexicon import LEXICON
+from recollect_graph.nlp.when import (
+    MON_ABBR,
+    MONTHS,
+    SEASONS,
+    WEEKDAYS,
+    TimeWindow,
+    absolute_dates,
+    date_match,
+    proximity,
+    time_windows,
+)
+
+__all__ = [
+    "TimeWindow",
+    "absolute_dates",
+    "date_match",
+    "proximity",
+    "time_windows",
+]
 
 # -- identifiers --------------------------------------------------------------------------------
 NAMESPACES = ("url", "fs_path", "github_pr", "github_issue", "git_commit", "session")
@@ -198,42 +216,19 @@ def keywords(counts: Counter[str], *, limit: int = 12) -> list[str]:
 
 
 # -- markers ------------------------------------------------------------------------------------
-_MONTHS = [
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-]
-_MON_ABBR = [m[:3] for m in _MONTHS]
-_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-_SEASONS = {
-    "winter": (12, 2),
-    "spring": (3, 5),
-    "summer": (6, 8),
-    "autumn": (9, 11),
-    "fall": (9, 11),
-}
 _TEMPORAL = re.compile(
     r"\b(yesterday|today|tonight|this morning|last (?:night|week|month|year|friday|monday|"
     r"tuesday|wednesday|thursday|saturday|sunday|sprint|quarter)|"
     r"(?:a|one|two|three|four|five|six|a few|a couple of|couple of|few)\s+(?:days?|weeks?|"
     r"months?)\s+ago|(?:early|mid|late)\s+(?:this|last)?\s*(?:year|month|"
-    + "|".join(_MONTHS)
+    + "|".join(MONTHS)
     + r")|before the (?:\w+ )?(?:release|launch|demo|holidays?|deadline)|"
     r"end of (?:the )?(?:year|quarter|month|sprint)|(?:in|back in|around|during|last) (?:"
-    + "|".join(_MONTHS + list(_SEASONS))
+    + "|".join(MONTHS + list(SEASONS))
     + r")|(?:"
-    + "|".join(_MONTHS)
+    + "|".join(MONTHS)
     + r")\b|\d{4}-\d{2}-\d{2}|q[1-4]\b|"
-    + "|".join(_WEEKDAYS)
+    + "|".join(WEEKDAYS)
     + r")",
     re.I,
 )
@@ -281,7 +276,7 @@ _NOT_ACTOR = frozenset(
         "Saturday",
         "Sunday",
     ]
-    + [m.capitalize() for m in _MONTHS]
+    + [m.capitalize() for m in MONTHS]
 )
 
 
@@ -312,135 +307,16 @@ def markers(text: str) -> list[Marker]:
 
 def _canonical_time(expr: str) -> str:
     e = " ".join(expr.lower().split())
-    for i, m in enumerate(_MONTHS):
+    for i, m in enumerate(MONTHS):
         if re.search(rf"\b{m}\b", e):
-            return _MON_ABBR[i]
-    for s in _SEASONS:
+            return MON_ABBR[i]
+    for s in SEASONS:
         if s in e:
             return "fall" if s == "autumn" else s
-    for d in _WEEKDAYS:
+    for d in WEEKDAYS:
         if d in e:
             return d
     return e
-
-
-# -- time windows -------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class TimeWindow:
-    """A span of time a recall points at (``start`` inclusive, ``end`` exclusive)."""
-
-    start: datetime
-    end: datetime
-    expression: str
-
-
-def _month_window(year: int, month: int, months: int = 1) -> tuple[datetime, datetime]:
-    start = datetime(year, month, 1, tzinfo=UTC)
-    y, m = year + (month - 1 + months) // 12, (month - 1 + months) % 12 + 1
-    return start, datetime(y, m, 1, tzinfo=UTC)
-
-
-def time_windows(text: str, now: datetime) -> list[TimeWindow]:
-    """Resolve the time expressions of ``text`` against ``now`` (the recall's moment).
-
-    Month and season names resolve to their latest occurrence not after ``now``.
-    """
-    out: list[TimeWindow] = []
-    low = text.lower()
-    day = now.replace(hour=0, minute=0, second=0, microsecond=0)
-    for m in re.finditer(r"\b(\d{4})-(\d{2})-(\d{2})\b", low):
-        try:
-            d = datetime(int(m.group(1)), int(m.group(2)), int(m.group(3)), tzinfo=UTC)
-        except ValueError:
-            continue
-        out.append(TimeWindow(d, d + timedelta(days=1), m.group(0)))
-    rel = {
-        "yesterday": (1, 1),
-        "today": (0, 1),
-        "this morning": (0, 1),
-        "last night": (1, 1),
-        "last week": (14, 14),
-        "last month": (62, 62),
-        "last sprint": (28, 28),
-        "last quarter": (180, 180),
-    }
-    for expr, (back, span) in rel.items():
-        if expr in low:
-            out.append(
-                TimeWindow(
-                    day - timedelta(days=back),
-                    day - timedelta(days=back - span) + timedelta(days=1),
-                    expr,
-                )
-            )
-    amount = {
-        "a": 1,
-        "one": 1,
-        "two": 2,
-        "three": 3,
-        "four": 4,
-        "five": 5,
-        "six": 6,
-        "a few": 3,
-        "few": 3,
-        "a couple of": 2,
-        "couple of": 2,
-    }
-    for m in re.finditer(
-        r"\b(a|one|two|three|four|five|six|a few|few|a couple of|couple of)\s+"
-        r"(day|week|month)s?\s+ago\b",
-        low,
-    ):
-        n = amount[m.group(1)]
-        unit = {"day": 1, "week": 7, "month": 30}[m.group(2)]
-        centre = day - timedelta(days=n * unit)
-        slack = timedelta(days=max(1, n * unit // 2))
-        out.append(TimeWindow(centre - slack, centre + slack, m.group(0)))
-    if "last year" in low:
-        out.append(
-            TimeWindow(
-                datetime(now.year - 1, 1, 1, tzinfo=UTC),
-                datetime(now.year, 1, 1, tzinfo=UTC),
-                "last year",
-            )
-        )
-    if re.search(r"\b(early|beginning of) (this )?year\b", low):
-        out.append(
-            TimeWindow(
-                datetime(now.year, 1, 1, tzinfo=UTC),
-                datetime(now.year, 4, 1, tzinfo=UTC),
-                "early this year",
-            )
-        )
-    for i, name in enumerate(_MONTHS):
-        if re.search(rf"\b{name}\b", low) and not (
-            name == "may"
-            and not re.search(r"\b(in|of|early|mid|late|during|around|since|until)\s+may\b", low)
-        ):
-            year = now.year if i + 1 <= now.month else now.year - 1
-            s, e = _month_window(year, i + 1)
-            out.append(TimeWindow(s, e, name))
-    for name, (first, last) in _SEASONS.items():
-        if re.search(rf"\b{name}\b", low):
-            year = now.year if first <= now.month else now.year - 1
-            if first > last:  # winter spans the new year
-                s, _ = _month_window(year, first)
-                e = _month_window(s.year + 1, last)[1]
-            else:
-                s, e = _month_window(year, first, last - first + 1)
-            out.append(TimeWindow(s, e, name))
-    return out
-
-
-def proximity(moment: datetime, windows: Iterable[TimeWindow]) -> float:
-    """1.0 inside a window, decaying with distance (half at 15 days outside); 0 with none."""
-    best = 0.0
-    for w in windows:
-        if w.start <= moment < w.end:
-            return 1.0
-        gap = min(abs((moment - w.start).total_seconds()), abs((moment - w.end).total_seconds()))
-        best = max(best, 1.0 / (1.0 + gap / (15 * 86400)))
-    return best
 
 
 _DECISION = re.compile(

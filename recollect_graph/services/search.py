@@ -8,7 +8,10 @@
 3. Graph: entries within ``hops`` edges of the best hits, or sharing entities with them, get
    ``graph = seed relevance x edge weights``; neighbours that were not candidates join the results.
 4. Final score: relevance plus ``w_graph*graph + w_strength*strength + w_quality*score/10 +
-   w_usage*log2(1+uses)/log2(101)``. Every hit carries this breakdown.
+   w_usage*log2(1+uses)/log2(101) + w_context*context``, where ``context`` (conversation turns)
+   is 0.5 when the query names the turn's speaker, up to 1 when it names the turn's date, and
+   1.5 x the question's relevance for the turn right after a matching question (capped at 1).
+   Every hit carries this breakdown.
 5. Every returned entry's ``access_count`` goes up by one and ``last_accessed_at`` is set; a stale
    entry wakes up as ``observed``.
 """
@@ -24,6 +27,7 @@ from typing import Any
 from recollect_graph.db.client import Db
 from recollect_graph.errors import InvalidInput
 from recollect_graph.models import Hit, Signals
+from recollect_graph.nlp import cues
 from recollect_graph.nlp.embedder import Embedder
 from recollect_graph.services import lifecycle
 from recollect_graph.services.records import (
@@ -128,6 +132,7 @@ class Search:
             "include_deleted": bool(include_deleted),
             "now": now,
         }
+        cues_ = conversation_cues(query)
         cands = self._candidates(params, limit)
         scored = self._relevance(cands)
         graph: dict[str, tuple[float, str]] = {}
@@ -156,7 +161,7 @@ class Search:
                         "relevance": 0.0,
                         "graph_only": True,
                     }
-        hits = self._fuse(scored, graph, now, min_score, limit, scope_id)
+        hits = self._fuse(scored, graph, now, min_score, limit, scope_id, cues_)
         if touch and hits:
             self.db.write(
                 "entries/bump_access",
@@ -207,6 +212,7 @@ class Search:
         min_score: float,
         limit: int,
         scope_id: str,
+        cues_: tuple[set[str], list[Any]] = (set(), []),
     ) -> list[Hit]:
         """Final scores from slim rows; full records are fetched only for the hits returned."""
         s = self.settings
@@ -229,14 +235,16 @@ class Search:
             )
             quality = float(row["score"] if row.get("score") is not None else 5.0) / 10.0
             usage = usage_signal(int(row.get("access_count") or 0))
+            ctx = context_signal(row, via, g, cues_)
             score = (
                 c["relevance"]
                 + s.w_graph * g
                 + s.w_strength * strength
                 + s.w_quality * quality
                 + s.w_usage * usage
+                + s.w_context * ctx
             )
-            ranked.append((round(score, 4), eid, c, g, via, strength, quality, usage))
+            ranked.append((round(score, 4), eid, c, g, via, strength, quality, usage, ctx))
         ranked.sort(key=lambda t: (-t[0], t[1]))
         top = [t for t in ranked if t[0] >= min_score][:limit]
         full = (
@@ -250,7 +258,7 @@ class Search:
             else {}
         )
         hits: list[Hit] = []
-        for score, eid, c, g, via, strength, quality, usage in top:
+        for score, eid, c, g, via, strength, quality, usage, ctx in top:
             if eid not in full:
                 continue
             sig = Signals(
@@ -260,6 +268,7 @@ class Search:
                 strength=round(strength, 4),
                 quality=round(quality, 4),
                 usage=round(usage, 4),
+                context=round(ctx, 4),
             )
             hits.append(
                 Hit(
@@ -271,6 +280,32 @@ class Search:
                 )
             )
         return hits
+
+
+_NAME = re.compile(r"\b[A-Z][a-z]{1,20}\b")
+
+
+def conversation_cues(query: str) -> tuple[set[str], list[Any]]:
+    """Names (capitalised words) and calendar dates a query mentions."""
+    names = {n.lower() for n in _NAME.findall(query)} - cues.STOP
+    return names, cues.absolute_dates(query)
+
+
+def context_signal(
+    row: dict[str, Any], via: str | None, graph: float, cues_: tuple[set[str], list[Any]]
+) -> float:
+    """The conversation signal of a turn in [0, 1] (see the module docstring)."""
+    names, dates = cues_
+    ctx = 0.0
+    speaker = row.get("speaker")
+    if speaker and names and str(speaker).lower() in names:
+        ctx += 0.5
+    at = native(row.get("valid_from"))
+    if dates and isinstance(at, datetime):
+        ctx += cues.date_match(at, dates)
+    if via and via.startswith("answers "):
+        ctx += 1.5 * graph
+    return min(1.0, ctx)
 
 
 def _by(key: str) -> Callable[[dict[str, Any]], float]:

@@ -26,7 +26,15 @@ def test_remember_then_search_with_breakdown(run: Any, scope_id: str) -> None:
                     "--json"))  # fmt: skip
     assert hits and hits[0]["entry"]["id"] == entry["id"] and hits[0]["rank"] == 1
     signals = hits[0]["signals"]
-    assert set(signals) == {"semantic", "keyword", "graph", "strength", "quality", "usage"}
+    assert set(signals) == {
+        "semantic",
+        "keyword",
+        "graph",
+        "strength",
+        "quality",
+        "usage",
+        "context",
+    }
     assert signals["semantic"] > 0 and hits[0]["score"] > 0
 
     text = run("search", "vite webpack", "--scope", scope_id, "--type", "decision").stdout

@@ -142,3 +142,24 @@ def test_handoff_round_trip(rg: Recollect, scope_id: str) -> None:
     assert h["artifacts"] == ["docs/adoption.md"]
     with pytest.raises(EntryNotFound):
         rg.sessions.handoff("nope", scope_id=scope_id, what="x")
+
+
+def test_search_uses_the_conversation_context(rg: Recollect, scope_id: str) -> None:
+    """Speaker named, date named, and the turn that answers a matching question."""
+    day = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+    turns = [
+        {"id": "a", "speaker": "Jon", "text": "Where did you hike last weekend?", "at": day},
+        {"id": "b", "speaker": "Gina", "text": "Up Mount Tam with my sister.", "at": day},
+        {"id": "c", "speaker": "Jon", "text": "I spent the weekend fixing my bike.", "at": day},
+        {"id": "d", "speaker": "Gina", "text": "I baked bread on Sunday.", "at": T0},
+    ]
+    rg.sessions.add_turns("ctx", turns, scope_id=scope_id, owner_id="kai")
+    hits = {h.entry.source_id: h for h in rg.search("where did they hike?", scope_id=scope_id)}
+    assert hits["b"].via and hits["b"].via.startswith("answers ")
+    assert hits["b"].signals.context > 0
+    named = {h.entry.source_id: h for h in rg.search("what did Gina do?", scope_id=scope_id)}
+    assert named["b"].signals.context >= 0.5 and named["c"].signals.context == 0
+    dated = {
+        h.entry.source_id: h for h in rg.search("what happened on 8 May 2023", scope_id=scope_id)
+    }
+    assert dated["c"].signals.context == 1.0 and dated["d"].signals.context == 0
