@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # Claude Code transcripts for the demo's recall step (point it at ~/.claude/projects for yours).
 AGENT_TRANSCRIPTS ?= tests/data/agent_transcripts
 
-.PHONY: setup neo4j-build test test-unit test-integration lint demo bench stop status clean notebooks
+.PHONY: setup neo4j-build browser-deps test test-unit test-integration lint demo bench stop status clean notebooks
 
 setup: $(STAMP) neo4j-build
 
@@ -22,7 +22,16 @@ $(STAMP): pyproject.toml
 neo4j-build: $(STAMP)
 	$(BIN)/recollect-graph neo4j build
 
-test: setup
+# Debian's Chromium drives the real-browser test (tests/integration/test_browser.py); installed
+# with apt when missing and this runs as root, else a clear message.
+browser-deps:
+	@command -v chromium >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing Debian's chromium for the browser test"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else echo "the browser test needs Chromium: sudo apt-get install chromium" >&2; exit 1; fi; }
+
+test: setup browser-deps
 	$(BIN)/pytest
 
 test-unit: setup

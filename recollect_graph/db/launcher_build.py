@@ -128,7 +128,8 @@ def launcher_source() -> Path:
 
 
 def _source_files(src: Path) -> list[Path]:
-    files = [src / "pom.xml", *sorted((src / "src").rglob("*.java"))]
+    # Everything under src/ counts (Java, and the Browser guide and style it serves).
+    files = [src / "pom.xml", *sorted(p for p in (src / "src").rglob("*") if p.is_file())]
     return [f for f in files if f.is_file()]
 
 

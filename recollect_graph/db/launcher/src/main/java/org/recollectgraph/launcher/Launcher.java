@@ -137,18 +137,31 @@ public final class Launcher {
       String host, int httpPort, int boltPort, boolean auth, String version) throws IOException {
     HttpServer server = HttpServer.create(new InetSocketAddress(host, httpPort), 16);
     String bolt = "bolt://" + host + ":" + boltPort;
+    // Guides are fetched by the Browser app itself, which allows remote content from
+    // "localhost" by default (not from 127.0.0.1), hence the host name in their URLs.
+    String guides = "http://localhost:" + httpPort + "/guides/";
     String landing =
         "/browser/?connectURL="
             + (auth ? "neo4j%40" : "")
             + bolt.replace(":", "%3A").replace("/", "%2F")
             + "&preselectAuthMethod="
-            + (auth ? "BASIC" : "NO_AUTH");
+            + (auth ? "NATIVE" : "NO_AUTH") // Browser 5's names: NATIVE shows user + password
+            + "&cmd=play&arg="
+            + (guides + "recollect.html").replace(":", "%3A").replace("/", "%2F");
     server.createContext(
         "/",
         ex -> {
           try (ex) {
             String path = ex.getRequestURI().getPath();
-            if (!"GET".equals(ex.getRequestMethod()) && !"HEAD".equals(ex.getRequestMethod())) {
+            if ("OPTIONS".equals(ex.getRequestMethod()) && path.startsWith("/guides/")) {
+              // CORS preflight: Browser fetches guides with no-cache headers from another origin.
+              ex.getResponseHeaders().add("Access-Control-Allow-Origin", "*");
+              ex.getResponseHeaders().add("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS");
+              ex.getResponseHeaders().add("Access-Control-Allow-Headers", "*");
+              ex.getResponseHeaders().add("Access-Control-Max-Age", "600");
+              ex.sendResponseHeaders(204, -1);
+            } else if (!"GET".equals(ex.getRequestMethod())
+                && !"HEAD".equals(ex.getRequestMethod())) {
               send(ex, 405, "text/plain", "method not allowed".getBytes(StandardCharsets.UTF_8));
             } else if ("/".equals(path)) {
               String accept = String.valueOf(ex.getRequestHeaders().getFirst("Accept"));
@@ -182,6 +195,8 @@ public final class Launcher {
               } else {
                 send(ex, 200, contentType(rel), body);
               }
+            } else if (path.startsWith("/guides/") && !path.contains("..")) {
+              sendGuide(ex, path.substring("/guides/".length()), guides);
             } else {
               send(ex, 404, "text/plain", "not found".getBytes(StandardCharsets.UTF_8));
             }
@@ -189,6 +204,26 @@ public final class Launcher {
         });
     server.start();
     return server;
+  }
+
+  /**
+   * Serves recollect-graph's Browser guide and style from the classpath ({@code guides/}), with
+   * {@code {{BASE}}} replaced by this server's guide base URL so that the guide's commands name
+   * the right port. The Browser app (served from 127.0.0.1) fetches them from localhost, a
+   * different origin, so they allow any origin (they are public, read-only files).
+   */
+  private static void sendGuide(HttpExchange ex, String rel, String guides) throws IOException {
+    byte[] body = rel.isEmpty() ? null : resource("guides/" + rel);
+    ex.getResponseHeaders().add("Access-Control-Allow-Origin", "*");
+    ex.getResponseHeaders().add("Cache-Control", "no-cache");
+    if (body == null) {
+      send(ex, 404, "text/plain", "not found".getBytes(StandardCharsets.UTF_8));
+      return;
+    }
+    String base = guides.substring(0, guides.length() - "/guides/".length());
+    String text = new String(body, StandardCharsets.UTF_8).replace("{{BASE}}", base);
+    String type = rel.endsWith(".grass") ? "text/plain; charset=utf-8" : contentType(rel);
+    send(ex, 200, type, text.getBytes(StandardCharsets.UTF_8));
   }
 
   private static byte[] resource(String name) throws IOException {
