@@ -59,6 +59,8 @@ _FORK_CUE = re.compile(
 HIGH_SCORE, HIGH_MARGIN = 0.55, 0.10
 MEDIUM_SCORE = 0.42
 VECTOR_K = 60
+#: A marker held by more sessions than this only re-scores sessions that are already candidates.
+MARKER_FANOUT = 200
 CAVEAT = (
     "Recalled context is past state: it says what was discussed or decided then, not that it "
     "still holds. Re-verify paths, decisions and conventions before acting on them."
@@ -213,7 +215,13 @@ class Recall:
         mark_ids = [node_id("marker", scope_id, m.kind, m.value) for m in trace["markers"]]
         mark_ids += [node_id("marker", scope_id, "term", t) for t in trace["terms"]]
         if mark_ids:
-            for r in self.db.read("recall/markers", scope_id=scope_id, ids=mark_ids):
+            for r in self.db.read(
+                "recall/markers",
+                scope_id=scope_id,
+                ids=mark_ids,
+                candidates=list(sig),
+                max_sessions=MARKER_FANOUT,
+            ):
                 sessions = r["sessions"]
                 if r["kind"] == "term":
                     total = int(r["total"])
@@ -225,7 +233,7 @@ class Recall:
                             d["coinage"] = min(1.0, d.get("coinage", 0.0) + min(1.0, p))
                             why.setdefault(s["id"], []).append(f"coinage '{r['value']}'")
                     continue
-                weight = 1.0 / math.sqrt(len(sessions))
+                weight = 1.0 / math.sqrt(max(1, int(r["degree"])))
                 for s in sessions:
                     d = sig.setdefault(s["id"], {})
                     d["markers_raw"] = d.get("markers_raw", 0.0) + weight
@@ -246,12 +254,11 @@ class Recall:
         return out
 
     def _start_times(self, ids: list[str], scope_id: str) -> dict[str, datetime]:
-        rows = self.db.read("recall/candidates", scope_id=scope_id, ids=ids)
         out: dict[str, datetime] = {}
-        for r in rows:
-            at = native(r["session"].get("started_at"))
+        for r in self.db.read("recall/start_times", scope_id=scope_id, ids=ids):
+            at = native(r["started_at"])
             if isinstance(at, datetime):
-                out[r["session"]["id"]] = at
+                out[r["id"]] = at
         return out
 
     # -- candidates and probes -----------------------------------------------------------------
