@@ -10,7 +10,7 @@ Example:
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Literal
 
@@ -35,10 +35,13 @@ from recollect_graph.nlp.spacy_loader import SpacyLoader
 from recollect_graph.services.consolidation import Consolidation
 from recollect_graph.services.contradictions import ContradictionResult, Contradictions
 from recollect_graph.services.entries import Knowledge
+from recollect_graph.services.invariants import Invariants
 from recollect_graph.services.memories import Memories
 from recollect_graph.services.recall import Recall
 from recollect_graph.services.search import Search
 from recollect_graph.services.sessions import Sessions
+from recollect_graph.services.stats import Stats
+from recollect_graph.services.transfer import Transfer
 from recollect_graph.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -349,6 +352,79 @@ class Recollect:
     def fork_parent(self, session_id: str, *, scope_id: str) -> dict[str, Any]:
         """Where a fork resumes: its top-level ancestor, that ancestor's cwd and the command."""
         return self.sessions.fork_parent(session_id, scope_id=scope_id)
+
+    # -- reliability ------------------------------------------------------------------------------
+    def check_invariants(
+        self, scope_id: str | None = None, *, limit: int = 1000
+    ) -> dict[str, list[dict[str, Any]]]:
+        """Every orphan and invariant violation in the graph (or one scope), with the ids.
+
+        See :mod:`recollect_graph.services.invariants` for the checks. Read-only.
+
+        Example:
+            >>> bad = {k: v for k, v in rg.check_invariants("app").items() if v}  # doctest: +SKIP
+            >>> bad  # doctest: +SKIP
+            {}
+
+        Returns:
+            ``{check: [violation, ...]}``; every list is empty when the graph is clean.
+        """
+        return Invariants(
+            self.db, model=self.embedder.model_id, dimensions=self.embedder.dimension
+        ).check(scope_id, limit=limit)
+
+    # -- export, import, statistics and inspection --------------------------------------------
+    def export(self, scope_id: str, *, page_size: int = 500) -> Iterator[dict[str, Any]]:
+        """Every node and relationship of a scope as export-format lines (streamed in pages).
+
+        See :mod:`recollect_graph.services.transfer` for the format.
+
+        Example:
+            >>> with open("app.jsonl", "w") as f:  # doctest: +SKIP
+            ...     for line in rg.export("app"):
+            ...         f.write(json.dumps(line) + "\\n")
+        """
+        return self._transfer().export(scope_id, page_size=page_size)
+
+    def import_(
+        self,
+        lines: Iterable[str | dict[str, Any]],
+        *,
+        scope_id: str | None = None,
+        keep_ids: bool | None = None,
+        batch_size: int = 500,
+        progress: Callable[[int], None] | None = None,
+    ) -> dict[str, Any]:
+        """Import an export into its scope or ``scope_id`` (idempotent, atomic per batch).
+
+        ``keep_ids`` defaults to keeping ids in the exported scope and remapping them in another.
+        See :meth:`recollect_graph.services.transfer.Transfer.import_`.
+        """
+        return self._transfer().import_(
+            lines, scope_id=scope_id, keep_ids=keep_ids, batch_size=batch_size, progress=progress
+        )
+
+    def stats(self, scope_id: str | None = None) -> dict[str, Any]:
+        """Counts per label and relationship type, waiting work, index states, store size.
+
+        See :meth:`recollect_graph.services.stats.Stats.stats`.
+
+        Example:
+            >>> rg.stats("app")["labels"]  # doctest: +SKIP
+            {'Claim': 12, 'Entity': 9, 'Entry': 30, 'Session': 2, 'Turn': 18}
+        """
+        return self._stats().stats(scope_id)
+
+    def show(self, node_id: str, *, scope_id: str | None = None, limit: int = 50) -> dict[str, Any]:
+        """Any node by id with its properties (no embedding) and up to ``limit`` neighbours."""
+        return self._stats().show(node_id, scope_id=scope_id, limit=limit)
+
+    def _stats(self) -> Stats:
+        store = self.settings.server_home / "data" if self.server is not None else None
+        return Stats(self.db, store_dir=store)
+
+    def _transfer(self) -> Transfer:
+        return Transfer(self.db, model=self.embedder.model_id, dimensions=self.embedder.dimension)
 
     # -- analysts' own Cypher -----------------------------------------------------------------
     def query(

@@ -11,6 +11,7 @@ import click
 
 from recollect_graph import __version__
 from recollect_graph.cli.contradiction_cmd import COMMANDS as CONTRADICTION_COMMANDS
+from recollect_graph.cli.data_cmd import COMMANDS as DATA_COMMANDS
 from recollect_graph.cli.demo_cmd import demo_cmd
 from recollect_graph.cli.knowledge_cmd import COMMANDS as KNOWLEDGE_COMMANDS
 from recollect_graph.cli.learn_cmd import learn
@@ -22,7 +23,7 @@ from recollect_graph.cli.loop_cmd import (
     sweep_cmd,
 )
 from recollect_graph.cli.memory_cmd import memory_group
-from recollect_graph.cli.neo4j_cmd import neo4j_group
+from recollect_graph.cli.neo4j_cmd import browser_cmd, neo4j_group
 from recollect_graph.cli.output import emit_json, handle_errors, json_option, progress, table
 from recollect_graph.cli.session_cmd import learn_agents_cmd, recall_cmd
 from recollect_graph.errors import InvalidInput
@@ -50,6 +51,7 @@ def cli(verbose: int) -> None:
 
 
 cli.add_command(neo4j_group)
+cli.add_command(browser_cmd, name="browser")  # = neo4j browser: the URL (guide opens first)
 cli.add_command(memory_group)
 cli.add_command(demo_cmd)
 cli.add_command(mcp_cmd)
@@ -64,6 +66,8 @@ memory_group.add_command(review_cmd)
 for _cmd in KNOWLEDGE_COMMANDS:
     cli.add_command(_cmd)
 for _cmd in CONTRADICTION_COMMANDS:
+    cli.add_command(_cmd)
+for _cmd in DATA_COMMANDS:  # export, import, stats, show
     cli.add_command(_cmd)
 
 
@@ -182,6 +186,33 @@ def doctor_cmd(no_models: bool, as_json: bool) -> None:
         for c in checks:
             click.echo(f"[{marks[c.status]}] {c.name:<18} {c.detail}")
     if any(c.status == "fail" for c in checks):
+        raise SystemExit(1)
+
+
+@cli.command("invariants")
+@click.option("--scope", help="Check only this scope (default: the whole graph).")
+@click.option("--limit", type=int, default=1000, show_default=True, help="Most listed per check.")
+@json_option
+@handle_errors
+def invariants_cmd(scope: str | None, limit: int, as_json: bool) -> None:
+    """Check the graph's invariants: orphans, cross-scope edges, duplicates, broken chains.
+
+    Read-only. Exit code 1 when any check finds a violation; each is listed with its ids.
+
+    \b
+    Example:
+      recollect-graph invariants --scope app --json
+    """
+    with Recollect.open(progress=progress(as_json)) as rg:
+        found = rg.check_invariants(scope, limit=limit)
+    if as_json:
+        emit_json(found)
+    else:
+        for name, rows in found.items():
+            click.echo(f"[{'FAIL' if rows else 'ok  '}] {name:<22} {len(rows)} found")
+            for row in rows[:20]:
+                click.echo(f"       {json.dumps(row, default=str)}")
+    if any(found.values()):
         raise SystemExit(1)
 
 

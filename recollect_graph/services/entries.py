@@ -174,6 +174,7 @@ class Knowledge(History):
         """
         scope_id = require_text(scope_id, "scope_id", max_len=200)
         owner_id = require_text(owner_id, "owner_id", max_len=200)
+        batch_size = int(in_range(batch_size, "batch_size", 1, 100_000))
         rows = [self._prepare(dict(item), i) for i, item in enumerate(items)]
         self._check_unique_titles(rows)
         total = len(rows)
@@ -220,7 +221,7 @@ class Knowledge(History):
             "source_type": one_of(
                 item.get("source_type", "observed"), f"item {i}: source_type", SOURCE_TYPES
             ),
-            "source_id": optional_text(item.get("source_id"), f"item {i}: source_id"),
+            "source_id": optional_text(item.get("source_id"), f"item {i}: source_id", max_len=2000),
             "metadata": json_map(metadata, f"item {i}: metadata"),
             "context_hints": json_map(hints or {}, f"item {i}: context_hints"),
             "confidence": in_range(item.get("confidence", 1.0), f"item {i}: confidence", 0, 1),

@@ -149,7 +149,7 @@ def json_map(value: Any, name: str) -> str:
         raise InvalidInput(f"{name} must be a mapping")
     try:
         return json.dumps(dict(value), sort_keys=True, default=str)
-    except (TypeError, ValueError) as e:
+    except (TypeError, ValueError, RecursionError) as e:
         raise InvalidInput(f"{name} is not JSON-serialisable: {e}") from e
 
 
