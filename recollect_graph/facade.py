@@ -31,9 +31,12 @@ from recollect_graph.models import (
 )
 from recollect_graph.nlp.claims import CLAIM_EXCLUDE, ClaimExtractor
 from recollect_graph.nlp.embedder import Embedder
+from recollect_graph.nlp.entities import EntityExtractor
 from recollect_graph.nlp.spacy_loader import SpacyLoader
 from recollect_graph.services.consolidation import Consolidation
 from recollect_graph.services.contradictions import ContradictionResult, Contradictions
+from recollect_graph.services.documents import Documents
+from recollect_graph.services.entities import Entities
 from recollect_graph.services.entries import Knowledge
 from recollect_graph.services.invariants import Invariants
 from recollect_graph.services.memories import Memories
@@ -105,6 +108,9 @@ class Recollect:
         self.learners = LearnerRunner(self.knowledge)
         self.sessions = Sessions(db, self.embedder)
         self._recall = Recall(db, self.embedder)
+        self.entity_extractor = EntityExtractor(self.spacy)
+        self.documents = Documents(db, self.embedder, self.entity_extractor)
+        self.entities = Entities(db)
 
     @classmethod
     def open(

@@ -13,6 +13,7 @@ from recollect_graph import __version__
 from recollect_graph.cli.contradiction_cmd import COMMANDS as CONTRADICTION_COMMANDS
 from recollect_graph.cli.data_cmd import COMMANDS as DATA_COMMANDS
 from recollect_graph.cli.demo_cmd import demo_cmd
+from recollect_graph.cli.docs_cmd import COMMANDS as DOCS_COMMANDS
 from recollect_graph.cli.knowledge_cmd import COMMANDS as KNOWLEDGE_COMMANDS
 from recollect_graph.cli.learn_cmd import learn
 from recollect_graph.cli.loop_cmd import (
@@ -68,6 +69,8 @@ for _cmd in KNOWLEDGE_COMMANDS:
 for _cmd in CONTRADICTION_COMMANDS:
     cli.add_command(_cmd)
 for _cmd in DATA_COMMANDS:  # export, import, stats, show
+    cli.add_command(_cmd)
+for _cmd in DOCS_COMMANDS:  # docs, entities
     cli.add_command(_cmd)
 
 

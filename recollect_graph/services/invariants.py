@@ -19,8 +19,11 @@ consistent snapshot even while other clients write. The checks:
   gone;
 - ``superseded``: retired entries whose ``retired_by`` entry is gone, in another scope, or does
   not ``SUPERSEDE`` them;
-- ``chunks`` and ``relations``: chunks without a document, relations without evidence (nothing
-  until the documents pipeline writes them);
+- ``chunks`` and ``relations``: chunks without a document, relations without evidence;
+- ``documents``: a ready document whose chunk count disagrees with its chunks, chunks claiming
+  another document, a chunk ``NEXT`` chain that is not one path in order, runs held by no
+  document, relations without exactly one subject and object, mentions from anything but a
+  chunk or an entry;
 - ``unscoped_nodes``: nodes of the library's labels without ``scope_id`` (whole graph only).
 
 ``Operation.entry_ids`` are deliberately not checked: a ``forget`` operation names the entry it
@@ -56,6 +59,7 @@ CHECKS = (
     "superseded",
     "chunks",
     "relations",
+    "documents",
     "unscoped_nodes",
 )
 #: Labels whose nodes always carry a ``scope_id``.
