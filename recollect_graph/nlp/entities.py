@@ -37,6 +37,7 @@ NER_TYPES: dict[str, str] = {
     "LANGUAGE": "concept",
 }
 _CODE = re.compile(r"`([^`\n]{2,60})`")
+_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.+-]*[A-Za-z0-9]$")
 _STRIP = " \t\n\"'`.,;:!?()[]{}<>*_#|"
 _LEADING = {"the", "a", "an", "this", "that", "these", "those", "our", "their", "its", "my", "your"}
 _SUBJ = {"nsubj", "nsubjpass"}
@@ -49,8 +50,21 @@ _MARKUP = re.compile(r"^\s*(?:[-+*]|\d+[.)])\s+|^\s*>+|[#|*]+|\[\^?\d+\]", re.MU
 
 
 def plain_text(text: str) -> str:
-    """Markdown markup (headings, tables, emphasis, list bullets) blanked out for parsing."""
-    return _MARKUP.sub(lambda m: " " * len(m.group(0)), text)
+    """Markdown markup (headings, tables, emphasis, list bullets) blanked out for parsing.
+
+    A heading, a list item or the last line of a paragraph that does not end a sentence gets a
+    full stop, so the parser does not run it into the next sentence.
+    """
+    lines = text.split("\n")
+    out = []
+    for i, line in enumerate(lines):
+        block_end = i + 1 == len(lines) or not lines[i + 1].strip()
+        marked = bool(re.match(r"^\s*(?:#{1,6}\s|[-+*]\s|\d+[.)]\s)", line))
+        plain = _MARKUP.sub(lambda m: " " * len(m.group(0)), line).rstrip()
+        if plain.strip() and (block_end or marked) and plain[-1] not in ".!?:;,":
+            plain += "."
+        out.append(plain)
+    return "\n".join(out)
 
 
 def normalize(name: str) -> str:
@@ -155,6 +169,12 @@ def _spans(doc: Any) -> list[_Span]:
         sp = doc.char_span(m.start(1), m.end(1), alignment_mode="expand")
         if sp is not None:
             add(sp.start, sp.end, m.group(1), "tool")
+    for tok in doc:  # names the tagger missed: PostgreSQL, pgBackRest, Neo4j, Grafana
+        if _NAME.match(tok.text) and not tok.is_stop and not tok.is_sent_start:
+            if any(c.isupper() for c in tok.text[1:]) or any(c.isdigit() for c in tok.text) or (
+                tok.text[0].isupper() and tok.pos_ in ("PROPN", "NOUN", "ADV", "ADJ", "X")
+            ):
+                add(tok.i, tok.i + 1, tok.text, "concept")
     singles: dict[str, int] = {}
     chunks = list(doc.noun_chunks)
     for nc in chunks:
