@@ -64,6 +64,14 @@ demo: setup
 	$(BIN)/recollect-graph recall "the session in spring where I was fed up with the CI cache" --scope demo-agents --no-interactive
 	$(BIN)/recollect-graph recall "what did the helper conclude about mmap crashing on truncated logs" --scope demo-agents --no-interactive
 	@echo
+	@echo "== documents: ingest the project's docs (again: nothing to embed), entities, topics, a context pack"
+	$(BIN)/recollect-graph docs ingest docs/ --scope demo-docs --owner demo
+	$(BIN)/recollect-graph docs ingest docs/ --scope demo-docs --owner demo
+	$(BIN)/recollect-graph entities neighbours neo4j --hops 1 --limit 10 --scope demo-docs
+	$(BIN)/recollect-graph topics build --scope demo-docs
+	$(BIN)/recollect-graph topics list --scope demo-docs
+	$(BIN)/recollect-graph context "how is the embedded Neo4j started?" --budget 400 --scope demo-docs
+	@echo
 	$(BIN)/recollect-graph neo4j status
 	@echo "Stop it with: make stop"
 

@@ -33,7 +33,9 @@ from recollect_graph.nlp.claims import CLAIM_EXCLUDE, ClaimExtractor
 from recollect_graph.nlp.embedder import Embedder
 from recollect_graph.nlp.entities import EntityExtractor
 from recollect_graph.nlp.spacy_loader import SpacyLoader
+from recollect_graph.services.access import Access, Recommendations
 from recollect_graph.services.consolidation import Consolidation
+from recollect_graph.services.context_pack import ContextPack, Pack
 from recollect_graph.services.contradictions import ContradictionResult, Contradictions
 from recollect_graph.services.documents import Documents
 from recollect_graph.services.entities import Entities
@@ -111,6 +113,8 @@ class Recollect:
         self.entity_extractor = EntityExtractor(self.spacy)
         self.documents = Documents(db, self.embedder, self.entity_extractor)
         self.entities = Entities(db)
+        self.access = Access(db)
+        self._context = ContextPack(db, self.embedder, self._search)
 
     @classmethod
     def open(
@@ -227,7 +231,10 @@ class Recollect:
 
         See :meth:`recollect_graph.services.search.Search.search` for every option.
         """
-        return self._search.search(query, scope_id=scope_id, **opts)
+        hits = self._search.search(query, scope_id=scope_id, **opts)
+        if opts.get("touch", True) and hits:
+            self.access.record(scope_id, "search", [h.entry.id for h in hits], query=query)
+        return hits
 
     def get_many(self, ids: Sequence[str], *, scope_id: str | None = None) -> list[Entry]:
         """Entries by id, in the caller's order, skipping the search pipeline."""
@@ -235,7 +242,9 @@ class Recollect:
 
     def get(self, entry_id: str, *, scope_id: str | None = None) -> Entry:
         """One entry by id (:class:`~recollect_graph.errors.EntryNotFound` otherwise)."""
-        return self.knowledge.get(entry_id, scope_id=scope_id)
+        entry = self.knowledge.get(entry_id, scope_id=scope_id)
+        self.access.record(entry.scope_id, "view", [entry.id])
+        return entry
 
     def outcome(
         self, entry_ids: Sequence[str], result: str, *, scope_id: str | None = None
@@ -341,7 +350,7 @@ class Recollect:
             >>> r = rg.recall("the session where the CI cache drove me nuts", scope_id="me")
             >>> print(r.prose)  # doctest: +SKIP
         """
-        return self._recall.recall(
+        result = self._recall.recall(
             text,
             scope_id=scope_id,
             attempt=attempt,
@@ -349,6 +358,39 @@ class Recollect:
             max_attempts=max_attempts,
             limit=limit,
             now=now,
+        )
+        if result.candidates:
+            self.access.record(
+                scope_id, "recall", [c.session_id for c in result.candidates], query=text
+            )
+        return result
+
+    # -- documents, context packs and recommendations (issue 6) ---------------------------------
+    def context(
+        self,
+        query: str,
+        *,
+        scope_id: str,
+        budget_tokens: int,
+        owner_id: str | None = None,
+        ids: bool = True,
+    ) -> Pack:
+        """A cited Markdown context pack that never exceeds ``budget_tokens`` (docs/context.md)."""
+        return self._context.build(
+            query, scope_id=scope_id, budget_tokens=budget_tokens, owner_id=owner_id, ids=ids
+        )
+
+    def recommend(
+        self,
+        scope_id: str,
+        *,
+        owner_id: str | None = None,
+        limit: int = 10,
+        half_life_days: float = 7,
+    ) -> Recommendations:
+        """Unseen entries and documents ranked from a decayed profile of recent accesses."""
+        return self.access.recommend(
+            scope_id, owner_id=owner_id, limit=limit, half_life_days=half_life_days
         )
 
     def recall_probes(self, text: str, *, scope_id: str) -> list[RecallProbe]:

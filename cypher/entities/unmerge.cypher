@@ -6,6 +6,7 @@
 MATCH (k:Entity {id: $keep, scope_id: $scope_id})
 MERGE (x:Entity {id: $absorbed.id})
 SET x += $absorbed
+WITH k, x
 CALL (k, x) {
   MATCH (s)-[n:MENTIONS {merged_from: $op}]->(k)
   CREATE (s)-[m:MENTIONS]->(x)

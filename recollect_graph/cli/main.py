@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from recollect_graph import __version__
+from recollect_graph.cli.context_cmd import COMMANDS as CONTEXT_COMMANDS
 from recollect_graph.cli.contradiction_cmd import COMMANDS as CONTRADICTION_COMMANDS
 from recollect_graph.cli.data_cmd import COMMANDS as DATA_COMMANDS
 from recollect_graph.cli.demo_cmd import demo_cmd
@@ -71,6 +72,8 @@ for _cmd in CONTRADICTION_COMMANDS:
 for _cmd in DATA_COMMANDS:  # export, import, stats, show
     cli.add_command(_cmd)
 for _cmd in DOCS_COMMANDS:  # docs, entities
+    cli.add_command(_cmd)
+for _cmd in CONTEXT_COMMANDS:  # context, recommend
     cli.add_command(_cmd)
 
 

@@ -170,11 +170,8 @@ def _spans(doc: Any) -> list[_Span]:
         if sp is not None:
             add(sp.start, sp.end, m.group(1), "tool")
     for tok in doc:  # names the tagger missed: PostgreSQL, pgBackRest, Neo4j, Grafana
-        if _NAME.match(tok.text) and not tok.is_stop and not tok.is_sent_start:
-            if any(c.isupper() for c in tok.text[1:]) or any(c.isdigit() for c in tok.text) or (
-                tok.text[0].isupper() and tok.pos_ in ("PROPN", "NOUN", "ADV", "ADJ", "X")
-            ):
-                add(tok.i, tok.i + 1, tok.text, "concept")
+        if _looks_like_name(tok):
+            add(tok.i, tok.i + 1, tok.text, "concept")
     singles: dict[str, int] = {}
     chunks = list(doc.noun_chunks)
     for nc in chunks:
@@ -199,6 +196,20 @@ def _spans(doc: Any) -> list[_Span]:
         add(a, z, head + (last.lemma_ if last.pos_ == "NOUN" else last.text), "concept")
     spans.sort(key=lambda s: s.start)
     return spans
+
+
+def _looks_like_name(tok: Any) -> bool:
+    """Mixed case or digits inside a word, or a capitalised word not starting a sentence."""
+    text = tok.text
+    if not _NAME.match(text) or tok.is_stop:
+        return False
+    if tok.is_sent_start:  # a capital says nothing here; the tagger has to
+        return tok.pos_ == "PROPN" and tok.ent_type_ == "" and text[0].isupper()
+    return (
+        any(c.isupper() for c in text[1:])
+        or any(c.isdigit() for c in text)
+        or (text[0].isupper() and tok.pos_ in ("PROPN", "NOUN", "ADV", "ADJ", "X"))
+    )
 
 
 def _core(nc: Any) -> tuple[int, int]:
@@ -233,13 +244,23 @@ def _svo(doc: Any, by_token: dict[int, _Span]) -> Iterable[tuple[_Span, str, _Sp
                     if p.dep_ == "pobj":
                         objects.extend((f"{lemma} {c.lower_}", o) for o in _with_conj(p))
         for s in subjects:
-            ss = by_token.get(s.i)
+            ss = _span_of(s, by_token)
             if ss is None:
                 continue
             for pred, o in objects:
-                os_ = by_token.get(o.i)
+                os_ = _span_of(o, by_token)
                 if os_ is not None:
                     yield ss, pred, os_, tok.sent.text
+
+
+def _span_of(tok: Any, by_token: dict[int, _Span]) -> _Span | None:
+    """The mention a token is part of, else the one its compound modifier names."""
+    if tok.i in by_token:
+        return by_token[tok.i]
+    for c in tok.children:
+        if c.dep_ in ("compound", "nmod", "amod") and c.i in by_token:
+            return by_token[c.i]
+    return None
 
 
 def _with_conj(tok: Any) -> list[Any]:

@@ -291,6 +291,9 @@ class Documents:
                     return {**pruned, "similar": links["similar"], "sharing": links["sharing"]}
 
                 info.update(self.db.write_tx(commit))
+            self.db.write(
+                "documents/run_steps", scope_id=scope_id, run_id=run_id, steps=steps_json(steps)
+            )
         except StepFailed as e:
             self.db.write(
                 "documents/fail",

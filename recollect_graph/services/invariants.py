@@ -24,6 +24,8 @@ consistent snapshot even while other clients write. The checks:
   another document, a chunk ``NEXT`` chain that is not one path in order, runs held by no
   document, relations without exactly one subject and object, mentions from anything but a
   chunk or an entry;
+- ``access_events``: access history that breaks its rules (items referenced other than by an
+  ``ACCESSED`` edge, edges across scopes or to unknown labels);
 - ``unscoped_nodes``: nodes of the library's labels without ``scope_id`` (whole graph only).
 
 ``Operation.entry_ids`` are deliberately not checked: a ``forget`` operation names the entry it
@@ -60,6 +62,7 @@ CHECKS = (
     "chunks",
     "relations",
     "documents",
+    "access_events",
     "unscoped_nodes",
 )
 #: Labels whose nodes always carry a ``scope_id``.
@@ -81,6 +84,7 @@ SCOPED_LABELS = (
     "Reflection",
     "LearnerCursor",
     "Operation",
+    "AccessEvent",
 )
 
 

@@ -41,6 +41,8 @@ from recollect_graph.db.client import Db, Tx
 from recollect_graph.errors import InvalidInput, SchemaMismatch
 from recollect_graph.models import RELATIONS
 from recollect_graph.services import changes, sweep
+from recollect_graph.services.doc_pipeline import chunk_id
+from recollect_graph.services.documents import collection_id, document_id
 from recollect_graph.services.records import entry_id
 from recollect_graph.services.sessions import node_id, turn_entry_id
 
@@ -62,6 +64,7 @@ KEY_LABELS = (
     "Document",
     "Chunk",
     "PipelineRun",
+    "AccessEvent",
     "LinkSuggestion",
     "Reflection",
     "LearnerCursor",
@@ -90,10 +93,20 @@ REL_TYPES = frozenset(
         "FROM",
         "TO",
         "EVIDENCED_BY",
+        "HAS_DOCUMENT",
+        "HAS_RUN",
+        "SUBJECT",
+        "OBJECT",
+        "SIMILAR_TO",
+        "SHARES_ENTITIES",
+        "MAYBE_SAME_AS",
+        "ACCESSED",
     )
 )
 #: Properties that hold the id of another node (remapped with the ids).
-REF_KEYS = frozenset(("entry_id", "entity_id", "from_id", "to_id", "entry_ids", "memory_ids"))
+REF_KEYS = frozenset(
+    ("entry_id", "entity_id", "from_id", "to_id", "entry_ids", "memory_ids", "document_id")
+)
 _LABEL_REF_KEYS = {"LinkSuggestion": frozenset(("a", "b"))}
 _NS = uuid.UUID("0f6a8c52-7c1e-4b7a-9d3e-2f1b5e8c4a90")
 _TEMPORAL: dict[str, type[Any]] = {
@@ -229,11 +242,23 @@ def derivation(key: str, labels: list[str], p: dict[str, Any]) -> Derive | None:
             return str(uuid.uuid5(sweep._NS, f"{sc}\x1f{a}\x1f{b}"))
 
         return pair
+    if key == "Collection" and "name" in s:
+        return lambda sc, _m: collection_id(sc, s["name"])
+    if key == "Document" and {"collection", "source_type", "source_id"} <= s.keys():
+        return lambda sc, _m: document_id(sc, s["collection"], s["source_type"], s["source_id"])
+    if key == "Chunk" and {"document_id", "content_hash"} <= s.keys():
+        for i in range(64):
+            if chunk_id(s["document_id"], s["content_hash"], i) == p.get("id"):
+                return _chunk(s["document_id"], s["content_hash"], i)
     if key == "Claim" and "entry_id" in s:
         for i in range(64):
             if _claim_id(s["entry_id"], i, p) == p.get("id"):
                 return _claim(s["entry_id"], i, p)
     return None
+
+
+def _chunk(doc: str, h: str, i: int) -> Derive:
+    return lambda _sc, m: chunk_id(m(doc), h, i)
 
 
 def _claim(entry: str, i: int, p: dict[str, Any]) -> Derive:

@@ -13,15 +13,16 @@ from recollect_graph.errors import ContradictionFound, EntryNotFound, InvalidInp
 def dump(rg: Recollect, scope_id: str) -> list[Any]:
     """Everything of a scope: nodes with labels and properties, edges with type and properties.
 
-    Access statistics (count, last access, woken state) are history, not state: left out.
+    Access statistics (count, last access, woken state) and the access history (AccessEvent)
+    are history, not state: left out.
     """
     nodes = rg.query(
-        "MATCH (n {scope_id: $s}) RETURN labels(n) AS l, "
+        "MATCH (n {scope_id: $s}) WHERE NOT n:AccessEvent RETURN labels(n) AS l, "
         "n {.*, embedding: null, access_count: null, last_accessed_at: null} AS p ORDER BY n.id",
         {"s": scope_id},
     )
     rels = rg.query(
-        "MATCH (a {scope_id: $s})-[r]->(b) RETURN a.id AS a, type(r) AS t, properties(r) AS p, b.id AS b "
+        "MATCH (a {scope_id: $s})-[r]->(b) WHERE NOT a:AccessEvent RETURN a.id AS a, type(r) AS t, properties(r) AS p, b.id AS b "
         "ORDER BY a, t, b",
         {"s": scope_id},
     )

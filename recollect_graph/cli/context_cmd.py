@@ -1,0 +1,126 @@
+"""CLI: context (a context pack under a token budget) and recommend (from access history)."""
+
+from __future__ import annotations
+
+import click
+
+from recollect_graph.cli.common import need, open_rg, owner_option, scope_option, short
+from recollect_graph.cli.output import emit_json, handle_errors, json_option, table
+from recollect_graph.services.access import Access
+from recollect_graph.services.context_pack import ContextPack
+from recollect_graph.services.search import Search
+
+
+def _scope(scope: str | None) -> str:
+    return need(scope, "--scope", "RECOLLECT_SCOPE")
+
+
+@click.command("context")
+@click.argument("query")
+@click.option(
+    "--budget",
+    default=2000,
+    show_default=True,
+    type=click.IntRange(1, 1_000_000),
+    help="Hard limit on the pack's tokens (the embedding model's tokenizer).",
+)
+@click.option("--no-ids", is_flag=True, help="Leave item ids out of the Markdown (saves tokens).")
+@scope_option
+@owner_option
+@click.option("--mine", is_flag=True, help="Only entries and documents of --owner.")
+@json_option
+@handle_errors
+def context_cmd(
+    query: str,
+    budget: int,
+    no_ids: bool,
+    scope: str | None,
+    owner: str | None,
+    mine: bool,
+    as_json: bool,
+) -> None:
+    """A Markdown context pack for QUERY that never exceeds --budget tokens.
+
+    Sections: Entries, Chunks, Entities, Relations, Related, each item cited ([E1], [C2]...).
+    What did not fit is reported on stderr (or under "cut" with --json).
+
+    \b
+    Example:
+      recollect-graph context "why did we pick Vite?" --scope app --budget 800
+    """
+    scope_id = _scope(scope)
+    owner_id = need(owner, "--owner", "RECOLLECT_OWNER") if mine else None
+    with open_rg(as_json) as rg:
+        packer = ContextPack(rg.db, rg.embedder, Search(rg.db, rg.embedder, rg.settings))
+        pack = packer.build(
+            query, scope_id=scope_id, budget_tokens=budget, owner_id=owner_id, ids=not no_ids
+        )
+    if as_json:
+        emit_json(pack.to_dict())
+        return
+    if pack.markdown:
+        click.echo(pack.markdown)
+    left = {s: len(v["left_out"]) for s, v in pack.cut.items() if isinstance(v, dict)}
+    cut = ", ".join(f"{s} {n}" for s, n in left.items() if n) or "nothing"
+    click.echo(f"{pack.tokens}/{pack.budget} tokens ({pack.tokenizer}); left out: {cut}", err=True)
+
+
+@click.command("recommend")
+@scope_option
+@owner_option
+@click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 1000))
+@click.option(
+    "--half-life",
+    "half_life_days",
+    default=7.0,
+    show_default=True,
+    type=click.FloatRange(0.01, 10_000),
+    help="Days after which an access weighs half.",
+)
+@click.option("--everyone", is_flag=True, help="Use every owner's accesses, not only --owner's.")
+@json_option
+@handle_errors
+def recommend_cmd(
+    scope: str | None,
+    owner: str | None,
+    limit: int,
+    half_life_days: float,
+    everyone: bool,
+    as_json: bool,
+) -> None:
+    """Unseen entries and documents close to what was viewed, searched or recalled recently.
+
+    \b
+    Example:
+      recollect-graph recommend --scope app --owner kai --limit 5
+    """
+    scope_id = _scope(scope)
+    with open_rg(as_json) as rg:
+        recs = Access(rg.db).recommend(
+            scope_id,
+            owner_id=None if everyone else owner,
+            limit=limit,
+            half_life_days=half_life_days,
+        )
+    if as_json:
+        emit_json(recs.to_dict())
+        return
+    if recs.items:
+        click.echo(
+            table(
+                [
+                    {
+                        "score": r.score,
+                        "kind": r.kind,
+                        "id": r.id,
+                        "title": short(r.title, 50),
+                        "reason": short(r.reason, 90),
+                    }
+                    for r in recs
+                ]
+            )
+        )
+    click.echo(recs.reason, err=bool(recs.items))  # alone on stdout when there is no list
+
+
+COMMANDS = [context_cmd, recommend_cmd]
