@@ -7,12 +7,33 @@ it never shows a traceback for these.
 
 from __future__ import annotations
 
+#: The longest message an error carries; longer text (a driver's dump, a huge id) is cut.
+MAX_MESSAGE = 900
+
+
+def one_line(text: object, limit: int = MAX_MESSAGE) -> str:
+    """``text`` as one line, at most ``limit`` characters.
+
+    Line breaks (and the spaces around them) become one space; longer text ends in an ellipsis.
+    """
+    flat = " ".join(part.strip() for part in str(text).splitlines() if part.strip())
+    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
+
 
 class RecollectError(Exception):
-    """Base class of every error recollect-graph raises on purpose."""
+    """Base class of every error recollect-graph raises on purpose.
+
+    Its message is always one line (at most :data:`MAX_MESSAGE` characters), whatever text it
+    is given: a driver's multi-line message or a statement echoed by Neo4j is flattened.
+    """
 
     #: Short machine-readable code, stable across versions (used by ``--json`` output).
     code = "error"
+
+    def __init__(self, *args: object) -> None:
+        if args:
+            args = (one_line(args[0]), *args[1:])
+        super().__init__(*args)
 
 
 class ConfigError(RecollectError):
@@ -119,7 +140,8 @@ class EntryNotFound(InvalidInput):
     code = "not_found"
 
     def __init__(self, entry_id: str) -> None:
-        super().__init__(f"no entry with id {entry_id!r}")
+        shown = entry_id if len(entry_id) <= 100 else entry_id[:100] + "..."
+        super().__init__(f"no entry with id {shown!r}")
         self.entry_id = entry_id
 
 

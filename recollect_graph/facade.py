@@ -46,6 +46,7 @@ from recollect_graph.services.recall import Recall
 from recollect_graph.services.search import Search
 from recollect_graph.services.sessions import Sessions
 from recollect_graph.services.stats import Stats
+from recollect_graph.services.topics import Topics
 from recollect_graph.services.transfer import Transfer
 from recollect_graph.settings import Settings
 
@@ -113,6 +114,7 @@ class Recollect:
         self.entity_extractor = EntityExtractor(self.spacy)
         self.documents = Documents(db, self.embedder, self.entity_extractor)
         self.entities = Entities(db)
+        self.topics = Topics(db, self.embedder)
         self.access = Access(db)
         self._context = ContextPack(db, self.embedder, self._search)
 

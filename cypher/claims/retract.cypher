@@ -1,5 +1,6 @@
 // Purpose: retract what an entry asserted (before it is deleted): its claims go, entities lose
-//   its mention, and an entity left with no mention and no claim goes too.
+//   its mention, and an entity left with no mention, no claim and no relation pointing at it
+//   ((:Relation)-[:SUBJECT|OBJECT]->(entity)) goes too.
 // Params: $id (string)
 // Returns: removed_entities (int)
 MATCH (e:Entry {id: $id})
@@ -11,6 +12,6 @@ SET ent.mention_count = coalesce(ent.mention_count, 1) - 1
 DELETE m
 WITH collect(DISTINCT ent) AS ents
 UNWIND ents AS ent
-WITH ent WHERE NOT (ent)<-[:MENTIONS|ABOUT]-()
+WITH ent WHERE NOT (ent)<-[:MENTIONS|ABOUT]-() AND NOT (ent)<-[:SUBJECT|OBJECT]-(:Relation)
 DETACH DELETE ent
 RETURN count(*) AS removed_entities

@@ -45,14 +45,23 @@ def open_rg(as_json: bool) -> Recollect:
 
 
 def read_input(path: str) -> str:
-    """The text of a file, or of stdin for ``-``."""
-    if path == "-":
-        return sys.stdin.read()
+    """The text of a file, or of stdin for ``-``.
+
+    Raises:
+        InvalidInput: It cannot be read, or is not UTF-8 text (a binary file, another encoding).
+    """
     try:
+        if path == "-":
+            return sys.stdin.read()
         with open(path, encoding="utf-8") as f:
             return f.read()
     except OSError as e:
         raise InvalidInput(f"cannot read {path}: {e.strerror or e}") from e
+    except UnicodeDecodeError as e:
+        raise InvalidInput(
+            f"{input_name(path)} is not UTF-8 text (byte {e.start}: {e.reason}); "
+            "is it a binary file or in another encoding?"
+        ) from e
 
 
 def input_name(path: str) -> str:
@@ -66,6 +75,8 @@ def parse_json_items(text: str, source: str) -> list[Any]:
         raise InvalidInput(f"{source}: no items (empty input)")
     try:
         data = json.loads(text)
+    except RecursionError as e:
+        raise InvalidInput(f"{source}: the JSON is nested too deeply") from e
     except json.JSONDecodeError as e:
         if text.lstrip().startswith("["):
             raise InvalidInput(
@@ -77,6 +88,8 @@ def parse_json_items(text: str, source: str) -> list[Any]:
                 continue
             try:
                 data.append(json.loads(line))
+            except RecursionError as re_:
+                raise InvalidInput(f"{source}: line {n}: the JSON is nested too deeply") from re_
             except json.JSONDecodeError as le:
                 raise InvalidInput(
                     f"{source}: line {n} is not valid JSON: {le.msg} (column {le.colno})"

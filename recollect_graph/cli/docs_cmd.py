@@ -1,7 +1,7 @@
 """CLI: documents and entities.
 
 ``docs ingest | list | show | forget`` and ``entities show | neighbours | path | review |
-merge | unmerge``.
+merge | unmerge | index``.
 """
 
 from __future__ import annotations
@@ -341,6 +341,29 @@ def unmerge_cmd(operation_id: str, scope: str | None, as_json: bool) -> None:
         emit_json(out)
         return
     click.echo(f"restored entity {out['entity_id']} ({out['restored']} edges moved back)")
+
+
+@entities_group.command("index")
+@scope_option
+@json_option
+@handle_errors
+def index_cmd(scope: str | None, as_json: bool) -> None:
+    """Extract entities and relations from the scope's entries (new or changed ones only)."""
+    sc = _scope(scope)
+    bar = click.progressbar(length=1, label="  entries", file=sys.stderr)
+    with open_rg(as_json) as rg, bar:
+
+        def tick(done: int, total: int) -> None:
+            bar.length = total
+            bar.update(done - bar.pos)
+
+        out = rg.entities.index_entries(sc, rg.documents.pipeline, progress=tick)
+    if as_json:
+        emit_json(out)
+        return
+    click.echo(
+        f"{out['entries']} entries: {out['mentions']} mentions, {out['relations']} relations"
+    )
 
 
 COMMANDS = (docs_group, entities_group)

@@ -51,6 +51,8 @@ def _remember_opts(**given: Any) -> dict[str, Any]:
             parsed = json.loads(meta)
         except json.JSONDecodeError as e:
             raise InvalidInput(f"--metadata is not valid JSON: {e.msg}") from e
+        except RecursionError as e:
+            raise InvalidInput("--metadata is nested too deeply") from e
         if not isinstance(parsed, dict):
             raise InvalidInput("--metadata must be a JSON object")
         given["metadata"] = parsed

@@ -28,6 +28,7 @@ from recollect_graph.cli.memory_cmd import memory_group
 from recollect_graph.cli.neo4j_cmd import browser_cmd, neo4j_group
 from recollect_graph.cli.output import emit_json, handle_errors, json_option, progress, table
 from recollect_graph.cli.session_cmd import learn_agents_cmd, recall_cmd
+from recollect_graph.cli.topics_cmd import topics_group
 from recollect_graph.errors import InvalidInput
 from recollect_graph.facade import Recollect
 from recollect_graph.mcp import mcp_cmd
@@ -75,6 +76,7 @@ for _cmd in DOCS_COMMANDS:  # docs, entities
     cli.add_command(_cmd)
 for _cmd in CONTEXT_COMMANDS:  # context, recommend
     cli.add_command(_cmd)
+cli.add_command(topics_group)
 
 
 @cli.command("config")

@@ -204,7 +204,7 @@ def _looks_like_name(tok: Any) -> bool:
     if not _NAME.match(text) or tok.is_stop:
         return False
     if tok.is_sent_start:  # a capital says nothing here; the tagger has to
-        return tok.pos_ == "PROPN" and tok.ent_type_ == "" and text[0].isupper()
+        return bool(tok.pos_ == "PROPN" and tok.ent_type_ == "" and text[0].isupper())
     return (
         any(c.isupper() for c in text[1:])
         or any(c.isdigit() for c in text)

@@ -7,6 +7,8 @@ the entries it created; :func:`revert` puts all of that back.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
 import uuid
 from collections.abc import Callable, Mapping, Sequence
@@ -25,10 +27,31 @@ LINK_TYPES = ("SUPERSEDES", "DERIVED_FROM")
 MAX_CONFLICTS = 10
 
 
+#: Longest claim key stored as is: the keys are in range indexes, whose entries must stay under
+#: about 8 KB (4 bytes a character at worst); a longer key keeps its start and a hash of the rest.
+MAX_KEY_CHARS = 1000
+
+
+def index_key(key: str) -> str:
+    """``key`` when short enough for a range index; else its start and a hash of all of it."""
+    if len(key) <= MAX_KEY_CHARS:
+        return key
+    digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return f"{key[: MAX_KEY_CHARS - 40]}~{digest}"
+
+
+def indexable(claim: Claim) -> Claim:
+    """The claim with keys a range index can hold (see :func:`index_key`)."""
+    subject_key, object_key = index_key(claim.subject_key), index_key(claim.object_key)
+    if subject_key == claim.subject_key and object_key == claim.object_key:
+        return claim
+    return dataclasses.replace(claim, subject_key=subject_key, object_key=object_key)
+
+
 def claim_rows(entry_id: str, scope_id: str, claims: Sequence[Claim]) -> dict[str, Any]:
     """The ``claims/upsert`` row of one entry (stable claim and entity ids)."""
     out = []
-    for i, c in enumerate(claims):
+    for i, c in enumerate(indexable(c) for c in claims):
         d = c.to_dict()
         d["id"] = str(
             uuid.uuid5(
@@ -74,7 +97,7 @@ def find_conflicts_many(
     now: datetime,
 ) -> dict[int, list[Found]]:
     """:func:`find_conflicts` for several new items in one lookup, keyed by item index."""
-    flat = [(item, c) for item, cs in enumerate(claims_per_item) for c in cs]
+    flat = [(item, indexable(c)) for item, cs in enumerate(claims_per_item) for c in cs]
     if not flat:
         return {}
     rows = run(
@@ -209,8 +232,7 @@ def revert(run: Run, before: Mapping[str, Any], now: datetime) -> None:
         if rows:
             run("supersede/unlink", rows=rows, rel_type=rel)
     for eid in before.get("created", []):
-        run("claims/retract", id=eid)
-        run("entries/delete", id=eid)
+        delete_entry(run, eid, now)
     state = [
         {"id": s["id"], "props": {k: _from_json(v) for k, v in s["props"].items()}}
         for s in before.get("state", [])
@@ -226,6 +248,78 @@ def revert(run: Run, before: Mapping[str, Any], now: datetime) -> None:
             resolved_by=None,
             now=now,
         )
+
+
+def delete_entry(run: Run, entry_id: str, now: datetime) -> None:
+    """Hard-delete an entry and everything derived from it, inside the caller's transaction.
+
+    Its claims and mentions go (and entities left with nothing referring to them), reified
+    relations lose its evidence (and go when none is left), pending link suggestions naming it
+    go, a turn is taken out of its session (``NEXT`` relinked around it, ``turn_count``
+    lowered), then the entry and its relationships. Nothing happens for an unknown id.
+    """
+    rows = run("entries/scope_of", id=entry_id)
+    if not rows:
+        return
+    run("claims/retract", id=entry_id)
+    run("claims/retract_relations", id=entry_id)
+    run("links/drop_for_entry", id=entry_id, scope_id=rows[0]["scope_id"])
+    run("sessions/unlink_turn", id=entry_id, now=now)
+    run("entries/delete", id=entry_id)
+
+
+def revive_superseded(run: Run, entry_id: str) -> list[dict[str, Any]]:
+    """Bring back what ``entry_id`` superseded (before it is deleted).
+
+    Each entry it retired gets back the lifecycle state it had before that supersession (from
+    the supersession's ``Operation``; without one, it is simply no longer retired). The
+    ``SUPERSEDES`` edges go with the entry.
+
+    Returns:
+        ``[{id, props}]``: their state as it was (JSON-ready), for the undo of the deletion.
+    """
+    revived: list[dict[str, Any]] = []
+    restore: list[dict[str, Any]] = []
+    for r in run("supersede/superseded_by", id=entry_id):
+        props = dict(r["props"])
+        revived.append({"id": r["id"], "props": _jsonable(props)})
+        back = _state_before(entry_id, r["id"], r["ops"] or [])
+        if back is None:
+            back = {**props, "retired_at": None, "retired_by": None, "valid_to": None}
+        restore.append({"id": r["id"], "props": back})
+    if restore:
+        run("supersede/restore_state", rows=restore)
+    return revived
+
+
+def restore_states(run: Run, state: Sequence[Mapping[str, Any]]) -> None:
+    """Put back lifecycle states recorded by :func:`revive_superseded` or :func:`snapshot_state`."""
+    rows = [
+        {"id": s["id"], "props": {k: _from_json(v) for k, v in s["props"].items()}} for s in state
+    ]
+    if rows:
+        run("supersede/restore_state", rows=rows)
+
+
+def _state_before(by: str, entry_id: str, ops: Sequence[str]) -> dict[str, Any] | None:
+    """The state ``entry_id`` had before the newest recorded operation that retired it by ``by``."""
+    for raw in ops:
+        try:
+            before = json.loads(raw)
+        except (TypeError, ValueError):
+            continue
+        if not isinstance(before, dict):
+            continue
+        links = before.get("links") or []
+        made = any(
+            link.get("source_id") == by and link.get("target_id") == entry_id for link in links
+        ) or by in (before.get("created") or [])
+        if not made:
+            continue
+        for st in before.get("state") or []:
+            if st.get("id") == entry_id:
+                return {k: _from_json(v) for k, v in st.get("props", {}).items()}
+    return None
 
 
 def _jsonable(props: Mapping[str, Any]) -> dict[str, Any]:

@@ -189,7 +189,7 @@ class Pipeline:
             plan.doc_vector = _mean(list(plan.vectors.values()))
         with self.step(steps, "extracting") as info:
             extractions = self.extractor.extract([c.text for _, c in todo])
-            self._entities(plan, [i for i, _ in todo], extractions, read_candidates)
+            self.link_entities(plan, [i for i, _ in todo], extractions, read_candidates)
             info.update(
                 mentions=len(plan.mentions),
                 relations=len(plan.relations),
@@ -198,13 +198,14 @@ class Pipeline:
             )
         return plan
 
-    def _entities(
+    def link_entities(
         self,
         plan: Plan,
         chunk_ids: list[str],
         extractions: list[Extraction],
         read_candidates: Any,
     ) -> None:
+        """Resolve the extractions' names to entities and fill the plan's mentions/relations."""
         scope_id = read_candidates.scope_id
         names: dict[str, tuple[str, str]] = {}
         for ex in extractions:

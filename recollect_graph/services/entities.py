@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from recollect_graph.db.client import Db, Tx
 from recollect_graph.errors import InvalidInput
 from recollect_graph.nlp.entities import normalize
+from recollect_graph.services.doc_pipeline import CandidateReader, Pipeline, Plan
 from recollect_graph.services.records import native, now_utc, require_text
 
 MAX_HOPS = 4
@@ -176,6 +178,63 @@ class Entities:
             return {"entity_id": absorbed["id"], "restored": int(r[0]["restored"]) if r else 0}
 
         return self.db.write_tx(tx_fn)
+
+    def index_entries(
+        self,
+        scope_id: str,
+        pipeline: Pipeline,
+        *,
+        batch_size: int = 64,
+        limit: int = 100_000,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> dict[str, int]:
+        """Extract entities and relations from the scope's entries (those not yet done).
+
+        Mentions go from the entry (``MENTIONS``), relations get ``EVIDENCED_BY`` the entry;
+        names resolve as for documents (exact key, then the merge and review bands). Idempotent:
+        an entry is done for its content hash, so a re-run extracts nothing.
+
+        Returns:
+            ``entries``, ``mentions``, ``relations`` written.
+        """
+        scope_id = require_text(scope_id, "scope_id", max_len=200)
+        todo = self.db.read("entities/unindexed_entries", scope_id=scope_id, limit=limit)
+        out = {"entries": 0, "mentions": 0, "relations": 0}
+        for i in range(0, len(todo), batch_size):
+            part = todo[i : i + batch_size]
+            plan = Plan([], [], set(), [])
+            reader = CandidateReader(self.db.read, scope_id)
+            extractions = pipeline.extractor.extract([str(r["content"] or "") for r in part])
+            pipeline.link_entities(plan, [str(r["id"]) for r in part], extractions, reader)
+
+            def tx_fn(tx: Tx, plan: Plan = plan, part: list[dict[str, Any]] = part) -> None:
+                now = now_utc()
+                if plan.mentions:
+                    tx.run(
+                        "documents/mentions",
+                        scope_id=scope_id,
+                        model=pipeline.embedder.model_id,
+                        now=now,
+                        entities=plan.entities,
+                        rows=plan.mentions,
+                    )
+                if plan.relations:
+                    tx.run("documents/relations", scope_id=scope_id, now=now, rows=plan.relations)
+                if plan.maybe_same:
+                    tx.run("entities/maybe_same", scope_id=scope_id, now=now, rows=plan.maybe_same)
+                tx.run(
+                    "entities/mark_indexed",
+                    scope_id=scope_id,
+                    rows=[{"id": r["id"], "content_hash": r["content_hash"]} for r in part],
+                )
+
+            self.db.write_tx(tx_fn)
+            out["entries"] += len(part)
+            out["mentions"] += len(plan.mentions)
+            out["relations"] += len(plan.relations)
+            if progress:
+                progress(min(i + batch_size, len(todo)), len(todo))
+        return out
 
     def _name(self, eid: str, scope_id: str) -> str:
         rows = self.db.read("entities/show", scope_id=scope_id, id=eid, limit=1)

@@ -175,7 +175,15 @@ class Knowledge(History):
         scope_id = require_text(scope_id, "scope_id", max_len=200)
         owner_id = require_text(owner_id, "owner_id", max_len=200)
         batch_size = int(in_range(batch_size, "batch_size", 1, 100_000))
-        rows = [self._prepare(dict(item), i) for i, item in enumerate(items)]
+        if isinstance(items, (str, bytes, Mapping)) or not isinstance(items, Iterable):
+            raise InvalidInput("items must be a list of maps, each with at least a content")
+        rows = []
+        for i, item in enumerate(items):
+            if not isinstance(item, Mapping):
+                raise InvalidInput(
+                    f"item {i}: must be a map with at least a content (got {type(item).__name__})"
+                )
+            rows.append(self._prepare(dict(item), i))
         self._check_unique_titles(rows)
         total = len(rows)
         out: list[Entry] = []
@@ -361,7 +369,7 @@ class Knowledge(History):
             ids: Entry ids.
             scope_id: When given, ids of other scopes behave as not found.
         """
-        if isinstance(ids, str):
+        if isinstance(ids, (str, bytes, Mapping)) or not isinstance(ids, Iterable):
             raise InvalidInput("ids must be a list of strings")
         wanted = list(dict.fromkeys(str(i) for i in ids))
         if not wanted:

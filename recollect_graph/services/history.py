@@ -31,6 +31,10 @@ class History:
     ) -> Entry:
         """Hard-delete an entry and its edges; the before-state is kept in an ``Operation``.
 
+        Everything derived from the entry goes in the same transaction (claims, mentions,
+        relation evidence, pending link suggestions naming it); entries it had superseded come
+        back; a turn is taken out of its session's chain and count. ``undo`` reverses all of it.
+
         Raises:
             EntryNotFound: No such entry (in ``scope_id`` when given).
         """
@@ -42,7 +46,12 @@ class History:
                 raise EntryNotFound(entry_id)
             props = snap[0]["props"]
             edges = [e for e in snap[0]["edges"] if e is not None]
-            before = json.dumps({"props": props, "edges": edges}, default=_json_default)
+            revived = changes.revive_superseded(tx.run, entry_id)
+            changes.delete_entry(tx.run, entry_id, now)
+            before = json.dumps(
+                {"props": props, "labels": snap[0]["labels"], "edges": edges, "revived": revived},
+                default=_json_default,
+            )
             tx.run(
                 "operations/record",
                 id=str(uuid.uuid4()),
@@ -54,8 +63,6 @@ class History:
                 reason=None,
                 before=before,
             )
-            tx.run("claims/retract", id=entry_id)
-            tx.run("entries/delete", id=entry_id)
             return entry_from_row(props, now=now)
 
         return self.db.write_tx(tx_fn)
@@ -125,7 +132,13 @@ class History:
             if op["kind"] == "forget":
                 props = _restore_types(before["props"])
                 edges = [{**e, "props": _restore_types(e["props"])} for e in before["edges"]]
+                turn = _was_turn(before, props)
+                if turn:  # its place in the chain is found again by seq, next to today's turns
+                    edges = [e for e in edges if e["type"] != "NEXT"]
                 tx.run("entries/restore_snapshot", props=props, edges=edges)
+                if turn:
+                    tx.run("sessions/restore_turn", id=props["id"], now=now)
+                changes.restore_states(tx.run, before.get("revived") or [])
                 if self.extractor and props.get("content"):
                     found = self.extractor.extract(str(props["content"]))
                     if found:
@@ -173,6 +186,14 @@ _TEMPORAL_KEYS = (
     "retired_at",
     "soft_deleted_at",
 )
+
+
+def _was_turn(before: Mapping[str, Any], props: Mapping[str, Any]) -> bool:
+    """Whether a forgotten entry was a conversation turn (older records keep no labels)."""
+    labels = before.get("labels")
+    if labels is not None:
+        return "Turn" in labels
+    return props.get("entry_type") == "conversation_turn" and bool(props.get("session_id"))
 
 
 def _json_default(v: Any) -> Any:

@@ -22,7 +22,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from recollect_graph.db.client import Db
+from recollect_graph.db.client import Db, Tx
 from recollect_graph.errors import EntryNotFound, InvalidInput
 from recollect_graph.nlp.conflicts import best, judge
 from recollect_graph.services.records import native, now_utc, require_text
@@ -107,10 +107,17 @@ class Feedback:
         link_rows = self._rows(link_feedback, out["errors"], link=True)
         now = now_utc()
         s = self.settings
-        done = self.db.write(
-            "feedback/memory", rows=rows, scope_id=scope_id, now=now,
-            delete_after=s.soft_delete_after, delete_confidence=s.soft_delete_confidence,
-        ) if rows else []  # fmt: skip
+
+        def rate(tx: Tx) -> list[dict[str, Any]]:
+            # lock the rated memories first: the counts read next are then the latest committed
+            # ones, so concurrent ratings of one memory are all counted
+            tx.run("entries/lock", ids=sorted({r["id"] for r in rows}), scope_id=scope_id, now=now)
+            return tx.run(
+                "feedback/memory", rows=rows, scope_id=scope_id, now=now,
+                delete_after=s.soft_delete_after, delete_confidence=s.soft_delete_confidence,
+            )  # fmt: skip
+
+        done = self.db.write_tx(rate) if rows else []
         seen = {r["id"] for r in done}
         for r in done:
             out["updated_memories"].append(

@@ -99,6 +99,13 @@ def require_text(value: Any, name: str, *, max_len: int | None = None) -> str:
     text = str(value).strip()
     if max_len and len(text) > max_len:
         raise InvalidInput(f"{name} is longer than {max_len} characters")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise InvalidInput(
+            f"{name} is not valid Unicode text (a lone surrogate at character {e.start}: was it "
+            "decoded from bytes that are not UTF-8?)"
+        ) from e
     return text
 
 

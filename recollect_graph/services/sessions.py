@@ -172,13 +172,13 @@ class Sessions:
         )[0]
         existing = set(state["existing"] or [])
         new = [p for p in prepared if p["tid"] not in existing]
-        prev_id: str | None = state["last_id"]
-        seq = int(state["count"] or 0)
+        # the last turn and the next seq are read inside each write transaction, after it has
+        # locked the session, so concurrent add_turns to one session keep one chain
         now = now_utc()
         ids = [turn_entry_id(scope_id, session_id, p["tid"]) for p in prepared]
         done = 0
         if not new:  # nothing to add, but the session's own fields may be new
-            self._write(session, [], prev_id, now)
+            self._write(session, [], now)
         for start in range(0, len(new), TURN_BATCH):
             batch = new[start : start + TURN_BATCH]
             texts = [
@@ -187,7 +187,7 @@ class Sessions:
             ]
             vectors = self.embedder.embed(texts)
             rows = []
-            for j, (p, vec) in enumerate(zip(batch, vectors, strict=True)):
+            for p, vec in zip(batch, vectors, strict=True):
                 props = {
                     "id": turn_entry_id(scope_id, session_id, p["tid"]),
                     "scope_id": scope_id,
@@ -202,7 +202,6 @@ class Sessions:
                     "session_id": session_id,
                     "speaker": p["speaker"],
                     "speaker_role": p["role"],
-                    "seq": seq + start + j,
                     "tags": [],
                     "metadata": json.dumps({"speaker": p["speaker"], "session_id": session_id}),
                     "context_hints": "{}",
@@ -220,8 +219,7 @@ class Sessions:
                 rows.append(
                     {"id": props["id"], "props": {k: v for k, v in props.items() if v is not None}}
                 )
-            self._write(session, rows, prev_id, now)
-            prev_id = rows[-1]["id"]
+            self._write(session, rows, now)
             done += len(batch)
             if progress:
                 progress(done, len(new))
@@ -233,16 +231,8 @@ class Sessions:
             session_id=session_id, added=len(new), existing=len(prepared) - len(new), turn_ids=ids
         )
 
-    def _write(
-        self,
-        session: Mapping[str, Any],
-        rows: list[dict[str, Any]],
-        prev_id: str | None,
-        now: datetime,
-    ) -> None:
-        self.db.write(
-            "sessions/add_turns", session=dict(session), rows=rows, prev_id=prev_id, now=now
-        )
+    def _write(self, session: Mapping[str, Any], rows: list[dict[str, Any]], now: datetime) -> None:
+        self.db.write("sessions/add_turns", session=dict(session), rows=rows, now=now)
 
     # -- the recall index ----------------------------------------------------------------------
     def index(self, session_id: str, *, scope_id: str) -> dict[str, Any]:

@@ -97,3 +97,27 @@ def test_neighbours_hops_and_bad_arguments(rg: Recollect, scope_id: str) -> None
         rg.entities.neighbours("alice", scope_id=scope_id, hops=0)
     with pytest.raises(InvalidInput):
         rg.entities.show("nobody-at-all", scope_id=scope_id)
+
+
+def test_entries_get_entities_and_relations_with_entry_evidence(
+    rg: Recollect, scope_id: str
+) -> None:
+    e = rg.remember(
+        "The billing service depends on PostgreSQL for invoices.",
+        scope_id=scope_id,
+        owner_id="kai",
+    )
+    first = rg.entities.index_entries(scope_id, rg.documents.pipeline)
+    assert first["entries"] == 1 and first["relations"] >= 1
+    assert rg.entities.index_entries(scope_id, rg.documents.pipeline)["entries"] == 0
+    rels = rg.entities.show("billing service", scope_id=scope_id)["relations"]
+    assert ("depend on", "postgresql") in {(r["predicate"], r["other"].lower()) for r in rels}
+    rg.forget(e.id, scope_id=scope_id)  # the only evidence goes: the relation and entities go
+    assert (
+        rg.query(
+            "MATCH (n {scope_id: $s}) WHERE n:Relation OR n:Entity RETURN count(n) AS n",
+            {"s": scope_id},
+        )[0]["n"]
+        == 0
+    )
+    assert not {k: v for k, v in rg.check_invariants(scope_id).items() if v}

@@ -287,3 +287,56 @@ def test_strength_and_stale_state(rg: Recollect, scope_id: str) -> None:
     assert hits[0].entry.id == e.id
     woke = rg.get(e.id)
     assert woke.confidence_state == "observed" and woke.access_count == 1
+
+
+def test_forget_retracts_relation_evidence_and_what_is_left_without_it(
+    rg: Recollect, scope_id: str
+) -> None:
+    e1 = rg.remember("Ana reviewed the billing design", scope_id=scope_id, owner_id="kai")
+    e2 = rg.remember("Bo deployed the billing service", scope_id=scope_id, owner_id="kai")
+    # reified relations made by hand (the extractor that makes them is not part of this test):
+    # r1 (a -> b) rests on e1 only, r2 (b -> c) on e1 and e2, r3 (d -> a2) on e1 only, and d is
+    # still mentioned by e2
+    rg.query(
+        """
+        MATCH (e1:Entry {id: $e1}), (e2:Entry {id: $e2})
+        CREATE (a:Entity {id: $p + 'a', scope_id: $s, name: 'a'}),
+               (b:Entity {id: $p + 'b', scope_id: $s, name: 'b'}),
+               (c:Entity {id: $p + 'c', scope_id: $s, name: 'c'}),
+               (d:Entity {id: $p + 'd', scope_id: $s, name: 'd'}),
+               (a2:Entity {id: $p + 'a2', scope_id: $s, name: 'a2'}),
+               (r1:Relation {id: $p + 'r1', scope_id: $s}),
+               (r2:Relation {id: $p + 'r2', scope_id: $s}),
+               (r3:Relation {id: $p + 'r3', scope_id: $s}),
+               (r1)-[:SUBJECT]->(a), (r1)-[:OBJECT]->(b), (r1)-[:EVIDENCED_BY]->(e1),
+               (r2)-[:SUBJECT]->(b), (r2)-[:OBJECT]->(c), (r2)-[:EVIDENCED_BY]->(e1),
+               (r2)-[:EVIDENCED_BY]->(e2),
+               (r3)-[:SUBJECT]->(d), (r3)-[:OBJECT]->(a2), (r3)-[:EVIDENCED_BY]->(e1),
+               (e2)-[:MENTIONS]->(d)
+        """,
+        {"e1": e1.id, "e2": e2.id, "s": scope_id, "p": f"{scope_id}-"},
+        write=True,
+    )
+
+    def left() -> tuple[list[str], list[str]]:
+        rels = rg.query(
+            "MATCH (r:Relation {scope_id: $s}) RETURN r.id AS id ORDER BY id", {"s": scope_id}
+        )
+        ents = rg.query(
+            "MATCH (n:Entity {scope_id: $s}) WHERE n.id STARTS WITH $p "
+            "RETURN n.id AS id ORDER BY id",
+            {"s": scope_id, "p": f"{scope_id}-"},
+        )
+        cut = len(scope_id) + 1
+        return [r["id"][cut:] for r in rels], [r["id"][cut:] for r in ents]
+
+    rg.forget(e1.id, scope_id=scope_id)
+    assert left() == (["r2"], ["b", "c", "d"])
+    evidence = rg.query(
+        "MATCH (:Relation {id: $id})-[:EVIDENCED_BY]->(e) RETURN e.id AS id",
+        {"id": f"{scope_id}-r2"},
+    )
+    assert evidence == [{"id": e2.id}]
+    rg.forget(e2.id, scope_id=scope_id)
+    assert left() == ([], [])
+    assert {k: v for k, v in rg.check_invariants(scope_id).items() if v} == {}

@@ -122,3 +122,38 @@ def test_update_then_forget_and_forget_entry_first(rg: Recollect, fresh: str) ->
         )[0]["n"]
         == 0
     )
+
+
+def test_topics_of_a_forgotten_document_go_stale_and_rebuild(rg: Recollect, fresh: str) -> None:
+    for i, text in enumerate(
+        [
+            "The billing service stores invoices in PostgreSQL.",
+            "Invoices of the billing service are partitioned by month in PostgreSQL.",
+            "The billing service retries failed invoice payments nightly.",
+        ]
+    ):
+        rg.remember(text, scope_id=fresh, owner_id="kai", source_id=f"n{i}")
+    doc = rg.documents.ingest(
+        "Billing",
+        DOCS["A"] + "\nInvoices are stored in PostgreSQL by the billing service.\n",
+        owner_id="kai",
+        scope_id=fresh,
+    )
+    rg.topics.build(fresh, min_size=2)
+    topics = rg.topics.list(fresh)
+    holding = [
+        t
+        for t in topics
+        if doc.document_id in {m["id"] for m in rg.topics.show(fresh, t["id"])["members"]}
+    ]
+    assert holding and not any(t["stale"] for t in topics)
+    out = rg.documents.forget(doc.document_id, scope_id=fresh)
+    assert out["topics_stale"] == len(holding)
+    assert all(t["stale"] for t in rg.topics.list(fresh) if t["id"] == holding[0]["id"])
+    report = rg.topics.build(fresh, min_size=2)
+    assert report["built"] + report["removed"] >= 1
+    after = rg.topics.list(fresh)
+    assert not any(t["stale"] for t in after)
+    for t in after:
+        assert doc.document_id not in {m["id"] for m in rg.topics.show(fresh, t["id"])["members"]}
+    _check(rg, fresh)

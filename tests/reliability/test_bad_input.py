@@ -49,9 +49,6 @@ def _nested(depth: int) -> dict[str, Any]:
 
 
 NESTED = _nested(5000)
-SYNTAX_BUG = (
-    "QueryError carries Neo4j's syntax-error text as is: three lines (message, the query, a caret)"
-)
 
 
 @dataclass
@@ -149,23 +146,15 @@ API_CASES = [
     case("huge", "invalidate pattern", lambda c: c.rg.invalidate(c.scope, BIG, reason="r")),
     case("huge", "handoff", lambda c: c.rg.sessions.handoff("chat", scope_id=c.scope, what=BIG)),
     case("huge", "reflect summary", lambda c: _mem(c).reflect("s", BIG)),
-    case("huge", "get id", lambda c: c.rg.get(BIG, scope_id=c.scope),
-         bug="EntryNotFound puts the whole id in its message (a 10 MB error line)"),
-    case("huge", "a 20,000-character word in valid content", lambda c: _rem(c, "Kai uses " + "Q" * 20_000),
-         bug="content far under its 200,000-character limit fails with DatabaseUnavailable "
-             "('Property value is too large to index': the claim's object_key exceeds the "
-             "claim_scope_object range index's key size) instead of being stored or refused "
-             "clearly"),
+    case("huge", "get id", lambda c: c.rg.get(BIG, scope_id=c.scope)),
     # binary
     case("binary", "remember bytes", lambda c: _rem(c, b"\x00\xff\xfe binary")),
     case("binary", "search bytes", lambda c: c.rg.search(_bad(b"\xff"), scope_id=c.scope)),
     case("binary", "turn text bytes", lambda c: _turns(c, [{"id": "t", "speaker": "a", "text": b"\xff"}])),
     case("binary", "capture bytes", lambda c: _mem(c).capture(b"\xff\xfe")),
     # invalid UTF-8 (a lone surrogate cannot be encoded)
-    case("invalid_utf8", "remember", lambda c: _rem(c, SURROGATE),
-         bug="a lone surrogate in content escapes as UnicodeEncodeError from the driver"),
-    case("invalid_utf8", "search", lambda c: c.rg.search(SURROGATE, scope_id=c.scope),
-         bug="a lone surrogate in a query escapes as TypeError from the tokenizer"),
+    case("invalid_utf8", "remember", lambda c: _rem(c, SURROGATE)),
+    case("invalid_utf8", "search", lambda c: c.rg.search(SURROGATE, scope_id=c.scope)),
     # control characters where they are not allowed
     case("control", "relation", lambda c: c.rg.connect(c.a, c.b, "supports\x00")),
     case("control", "entry_type", lambda c: _rem(c, entry_type="note\n")),
@@ -183,13 +172,10 @@ API_CASES = [
     case("wrong_type", "confidence str", lambda c: _rem(c, confidence="high")),
     case("wrong_type", "valid_from int", lambda c: _rem(c, valid_from=20260101)),
     case("wrong_type", "unknown field", lambda c: _rem(c, colour="blue")),
-    case("wrong_type", "remember_many str", lambda c: c.rg.remember_many(_bad("abc"), scope_id=c.scope, owner_id="k"),
-         bug="remember_many('abc') raises ValueError from dict(item) instead of InvalidInput"),
-    case("wrong_type", "remember_many ints", lambda c: c.rg.remember_many(_bad([42]), scope_id=c.scope, owner_id="k"),
-         bug="remember_many([42]) raises TypeError from dict(item) instead of InvalidInput"),
+    case("wrong_type", "remember_many str", lambda c: c.rg.remember_many(_bad("abc"), scope_id=c.scope, owner_id="k")),
+    case("wrong_type", "remember_many ints", lambda c: c.rg.remember_many(_bad([42]), scope_id=c.scope, owner_id="k")),
     case("wrong_type", "get_many str", lambda c: c.rg.get_many("abc")),
-    case("wrong_type", "get_many None", lambda c: c.rg.get_many(_bad(None)),
-         bug="get_many(None) raises TypeError instead of InvalidInput"),
+    case("wrong_type", "get_many None", lambda c: c.rg.get_many(_bad(None))),
     case("wrong_type", "search limit str", lambda c: c.rg.search("x", scope_id=c.scope, limit="5")),
     case("wrong_type", "connect weight str", lambda c: c.rg.connect(c.a, c.b, "supports", weight=_bad("1"))),
     case("wrong_type", "turns str", lambda c: _turns(c, "not a list")),
@@ -248,7 +234,7 @@ API_CASES = [
     case("cypher", "query that writes", lambda c: c.rg.query("MATCH (n) DETACH DELETE n")),
     case("cypher", "query that writes, hidden in a CALL",
          lambda c: c.rg.query("CALL { MATCH (n:Entry) SET n.x = 1 } RETURN 1 AS one")),
-    case("cypher", "query with a syntax error", lambda c: c.rg.query("MATCH (n RETURN n"), bug=SYNTAX_BUG),
+    case("cypher", "query with a syntax error", lambda c: c.rg.query("MATCH (n RETURN n")),
     case("cypher", "invalidate pattern without words", lambda c: c.rg.invalidate(c.scope, "})//", reason="r")),
 ]  # fmt: skip
 
@@ -262,6 +248,20 @@ def test_bad_api_input_is_refused_and_changes_nothing(ctx: Ctx, kind: str, call:
     assert msg and "\n" not in msg and len(msg) < 1000, msg[:300]
     assert not isinstance(err.value, DatabaseUnavailable), msg  # bad input is not an outage
     assert graph_counts(ctx.rg) == before
+
+
+def test_a_huge_word_in_valid_content_is_stored(ctx: Ctx) -> None:
+    """Content far under its limit is stored even when one word is 20,000 characters long (its
+    claim's key is longer than a range index holds: it is cut and hashed, not refused)."""
+    text = "Kai uses " + "Q" * 20_000
+    e = ctx.rg.remember(text, scope_id=ctx.scope, owner_id="kai")
+    try:
+        assert ctx.rg.get(e.id, scope_id=ctx.scope).content == text
+        again = ctx.rg.remember(text, scope_id=ctx.scope, owner_id="kai")
+        assert (again.id, again.created) == (e.id, False)
+        assert violations(ctx.rg, ctx.scope) == {}
+    finally:
+        ctx.rg.forget(e.id, scope_id=ctx.scope)
 
 
 PER_ITEM_CASES = [
@@ -371,19 +371,19 @@ CLI_CASES: list[Any] = [
     ("huge", ["search", "q" * 20_000, "--scope", "S"], "longer than", None, None),
     ("huge", ["remember", "w " * 110_000, "--scope", "S"], "longer than", None, None),
     ("binary", ["remember", "--file", F, "--scope", "S"], "", "binary",
-     "read_input opens --file as UTF-8 and catches only OSError: UnicodeDecodeError escapes"),
+     None),
     ("invalid_utf8", ["remember", "--file", F, "--scope", "S"], "", "invalid_utf8",
-     "read_input: UnicodeDecodeError escapes with a traceback"),
+     None),
     ("invalid_utf8", ["memory", "insert", "--file", F, "--scope", "S"], "", "invalid_utf8",
-     "read_input: UnicodeDecodeError escapes with a traceback"),
+     None),
     ("invalid_utf8", ["sessions", "add", "s1", F, "--scope", "S"], "", "invalid_utf8",
-     "read_input: UnicodeDecodeError escapes with a traceback"),
+     None),
     ("invalid_utf8", ["remember", SURROGATE, "--scope", "S"], "", None,
-     "a non-UTF-8 byte in an argument becomes a lone surrogate: UnicodeEncodeError escapes"),
+     None),
     ("nested", ["remember", "--file", F, "--scope", "S"], "", "nested",
-     "parse_json_items catches JSONDecodeError only: json.loads raises RecursionError"),
+     None),
     ("nested", ["remember", "x", "--scope", "S", "--metadata", '{"a": ' * 5000 + "1" + "}" * 5000],
-     "", None, "--metadata: json.loads raises RecursionError, not caught"),
+     "nested too deeply", None, None),
     ("wrong_type", ["remember", "--file", F, "--scope", "S"], "not valid JSON", "not_json", None),
     ("wrong_type", ["remember", "--file", F, "--scope", "S"], "", "wrong_shape", None),
     ("wrong_type", ["sessions", "add", "s1", F, "--scope", "S"], "", "turns_bad", None),
@@ -399,7 +399,7 @@ CLI_CASES: list[Any] = [
     *[("injection", ["connect", "a", "b", s], "relation must be one of", None, None) for s in INJECTIONS],
     *[("injection", ["remember", "x", "--scope", "S", "--type", s], "entry_type", None, None) for s in INJECTIONS[:3]],
     ("cypher", ["cypher", "MATCH (n) DETACH DELETE n"], "writes", None, None),
-    ("cypher", ["cypher", "MATCH (n RETURN n"], "", None, SYNTAX_BUG),
+    ("cypher", ["cypher", "MATCH (n RETURN n"], "", None, None),
     ("cypher", ["forget", INJECTIONS[0], "--scope", "S"], "no entry", None, None),
     ("cypher", ["undo", INJECTIONS[2], "--scope", "S"], "no operation", None, None),
     ("cypher", ["invariants", "--scope", " "], "scope_id", None, None),

@@ -78,12 +78,6 @@ def test_threads_share_one_scope(rg: Recollect) -> None:
     check_state(rg, job, total, workers * ops)
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="library bug (a race, so not strict): feedback/memory.cypher reads feedback_count "
-    "and negative_feedback in a WITH before the SET, so concurrent ratings of one memory lose "
-    "updates (e.g. 92 of 100 counted); the score and the soft-delete rule use those counts",
-)
 def test_concurrent_ratings_of_one_memory_are_all_counted(rg: Recollect) -> None:
     scope = _scope()
     target = rg.remember("A memory everyone rates", scope_id=scope, owner_id="kai", title="rated")
@@ -102,12 +96,6 @@ def test_concurrent_ratings_of_one_memory_are_all_counted(rg: Recollect) -> None
     assert row == {"n": 100, "uses": 100}
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="library bug (a race, so not strict): add_turns reads the session's last turn and "
-    "turn count before its write transaction, so concurrent add_turns to one session link two "
-    "turns after the same one (the NEXT chain branches) and give them the same seq",
-)
 def test_concurrent_add_turns_to_one_session_keep_one_chain(rg: Recollect) -> None:
     scope = _scope()
     rg.sessions.add_turns("chat", [{"id": "start", "speaker": "Ana", "text": "hello"}],

@@ -92,12 +92,6 @@ def test_server_gone_then_back_during_a_session(crashable: Crashable, rg: Recoll
         patient.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="library bug: DatabaseUnavailable embeds the driver's message, which has a newline "
-    "('Couldn't connect to ...:\\nFailed to establish connection ...'), so the CLI prints a "
-    "two-line error",
-)
 def test_cli_with_no_server_prints_one_error_line(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NEO4J_URI", f"bolt://127.0.0.1:{free_port()}")  # nothing listens there
     monkeypatch.setenv("NEO4J_PASSWORD", "not-used")

@@ -47,7 +47,7 @@ def test_a_scope_used_through_the_api_is_clean(rg: Recollect, two_scopes: tuple[
     rg.forget(many[3].id, scope_id=s)
     rg.undo(rg.operations(s, limit=1)[0].id)
     rg.forget(many[4].id, scope_id=s)
-    mem.sweep(min_score=0.0)  # after the forgets: see the xfail tests below
+    mem.sweep(min_score=0.0)
     mem.feedback([{"id": many[2].id, "useful": True}])
     assert rg.get(old.id).retired_at is not None
     found = rg.check_invariants(s)
@@ -169,30 +169,33 @@ def test_the_cli_lists_violations_and_exits_1(
     assert "[FAIL] chunks" in bad.stdout and "Traceback" not in bad.output
 
 
-# -- library gaps the checker finds (reported; remove the xfail when fixed) ----------------------
+# -- what forget and undo keep whole (once gaps the checker found) ------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="library gap: forget() of a superseding entry leaves the entries it superseded "
-    "retired, with retired_by naming a deleted entry (architecture invariant 1 says they come "
-    "back)",
-)
 def test_forgetting_a_superseding_entry_brings_back_what_it_superseded(
     rg: Recollect, two_scopes: tuple[str, str]
 ) -> None:
     s, _ = two_scopes
-    rg.remember("The frontend build uses webpack", scope_id=s, owner_id="kai")
+    old = rg.remember("The frontend build uses webpack", scope_id=s, owner_id="kai")
     new = rg.supersede(s, "frontend build", "uses", "vite")["new_entry_id"]
+    assert rg.get(old.id).retired_at is not None
     rg.forget(new, scope_id=s)
+    back = rg.get(old.id)
+    assert (back.retired_at, back.valid_to, back.confidence) == (None, None, old.confidence)
+    assert violations(rg, s) == {}
+    # undo of the forget restores the supersession: retired again, by the entry, with its edge
+    rg.undo(rg.operations(s, limit=1)[0].id)
+    again = rg.get(old.id)
+    assert again.retired_at is not None and again.confidence < old.confidence
+    edges = rg.query(
+        "MATCH (:Entry {id: $new})-[r:SUPERSEDES]->(o:Entry {id: $old}) "
+        "RETURN count(r) AS n, o.retired_by AS by",
+        {"new": new, "old": old.id},
+    )
+    assert edges == [{"n": 1, "by": new}]
     assert violations(rg, s) == {}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="library gap: forget() leaves pending LinkSuggestions that point at the deleted entry "
-    "(pending() lists them with no title; accepting one fails)",
-)
 def test_forgetting_an_entry_drops_its_pending_suggestions(
     rg: Recollect, two_scopes: tuple[str, str]
 ) -> None:
@@ -208,21 +211,37 @@ def test_forgetting_an_entry_drops_its_pending_suggestions(
     mem.sweep(min_score=0.0)
     pending = mem.pending_suggestions()["suggestions"]
     assert pending
-    rg.forget(pending[0]["from_id"], scope_id=s)
+    gone = pending[0]["from_id"]
+    rg.forget(gone, scope_id=s)
+    left = mem.pending_suggestions()["suggestions"]
+    assert all(gone not in (p["from_id"], p["to_id"]) for p in left)
     assert violations(rg, s) == {}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="library gap: forget() of a turn leaves the session's turn_count stale, and undo() "
-    "restores the entry without its Turn label and HAS_TURN edge",
-)
 def test_forgetting_and_restoring_a_turn_keeps_the_session_whole(
     rg: Recollect, two_scopes: tuple[str, str]
 ) -> None:
     s, _ = two_scopes
     turns = [{"id": f"t{i}", "speaker": "Ana", "text": f"point {i}"} for i in range(3)]
     added = rg.sessions.add_turns("chat", turns, scope_id=s, owner_id="kai", index=False)
+
+    def texts() -> list[str]:
+        return [t["text"] for t in rg.sessions.turns("chat", scope_id=s)]
+
+    def count() -> int:
+        q = "MATCH (x:Session {scope_id: $s, id: 'chat'}) RETURN x.turn_count AS n"
+        return int(rg.query(q, {"s": s})[0]["n"])
+
     rg.forget(added.turn_ids[1], scope_id=s)
+    assert (texts(), count()) == (["point 0", "point 2"], 2)
+    assert violations(rg, s) == {}
     rg.undo(rg.operations(s, limit=1)[0].id)
+    assert (texts(), count()) == (["point 0", "point 1", "point 2"], 3)
+    assert violations(rg, s) == {}
+    # the last turn forgotten, a new one added, then the forget undone: no seq is given twice
+    rg.forget(added.turn_ids[2], scope_id=s)
+    more = [{"id": "t3", "speaker": "Ana", "text": "point 3"}]
+    rg.sessions.add_turns("chat", more, scope_id=s, owner_id="kai", index=False)
+    rg.undo(rg.operations(s, limit=1)[0].id)
+    assert (texts(), count()) == (["point 0", "point 1", "point 2", "point 3"], 4)
     assert violations(rg, s) == {}
