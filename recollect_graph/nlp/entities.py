@@ -53,11 +53,19 @@ def plain_text(text: str) -> str:
     """Markdown markup (headings, tables, emphasis, list bullets) blanked out for parsing.
 
     A heading, a list item or the last line of a paragraph that does not end a sentence gets a
-    full stop, so the parser does not run it into the next sentence.
+    full stop, so the parser does not run it into the next sentence. Fenced code is dropped.
     """
     lines = text.split("\n")
     out = []
+    fenced = False
     for i, line in enumerate(lines):
+        if re.match(r"^\s*(```|~~~)", line):
+            fenced = not fenced
+            out.append("")
+            continue
+        if fenced:  # code is not prose: no entities or relations from it
+            out.append("")
+            continue
         block_end = i + 1 == len(lines) or not lines[i + 1].strip()
         marked = bool(re.match(r"^\s*(?:#{1,6}\s|[-+*]\s|\d+[.)]\s)", line))
         plain = _MARKUP.sub(lambda m: " " * len(m.group(0)), line).rstrip()
