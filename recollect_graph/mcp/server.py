@@ -49,6 +49,7 @@ TOOL_NAMES = (
     "recollect_search",
     "recollect_check_contradiction",
     "recollect_recall",
+    "recollect_context",
 )
 
 SourceType = Literal["observed", "inferred", "user_stated", "consolidated", "injected"]
@@ -466,6 +467,27 @@ def build_server(tools: MemoryTools) -> MCPServer:
         attempt: Annotated[int, Field(ge=1, le=3, description="1, then 2-3 after probes.")] = 1,
     ) -> CallToolResult:
         return await run("recollect_recall", MemoryTools.recall(text, hints, attempt))
+
+    @server.tool(
+        name="recollect_context",
+        title="Context pack for a question",
+        annotations=_READ,
+        description=(
+            "Everything the store knows that bears on a question, as Markdown that fits a token "
+            "budget (counted with the embedding model's tokenizer, never exceeded): sections "
+            "Entries, Chunks (document passages), Entities, Relations and Related, each item "
+            "cited ([E1], [C2]...; ids in citations). Returns {markdown, tokens, budget, "
+            "citations: [{key, kind, id, ...}], cut: {reason, notes}}. Use it before answering "
+            "from memory; cite the keys."
+        ),
+    )
+    async def recollect_context(
+        query: Annotated[str, Field(min_length=1, description="The question or task.")],
+        budget_tokens: Annotated[
+            int, Field(ge=50, le=20_000, description="Most tokens of Markdown to return.")
+        ] = 1500,
+    ) -> CallToolResult:
+        return await run("recollect_context", MemoryTools.context(query, budget_tokens))
 
     return server
 

@@ -234,6 +234,22 @@ class MemoryTools:
         return body
 
     @staticmethod
+    def context(query: str, budget_tokens: int) -> Body:
+        """``recollect_context``: a cited Markdown pack that never exceeds the token budget."""
+
+        def body(rg: Recollect, mem: Memories) -> dict[str, Any]:
+            pack = rg.context(query, scope_id=mem.scope_id, budget_tokens=budget_tokens, ids=False)
+            return {
+                "markdown": pack.markdown,
+                "tokens": pack.tokens,
+                "budget": pack.budget,
+                "citations": pack.citations,
+                "cut": {k: v for k, v in pack.cut.items() if k in ("reason", "notes")},
+            }
+
+        return body
+
+    @staticmethod
     def recall(text: str, hints: Sequence[str], attempt: int) -> Body:
         """``recollect_recall``: the recall result (candidates or probes) with its prose."""
 

@@ -67,7 +67,7 @@ async def drive(params: StdioServerParameters, errlog: Any, rg: Recollect, scope
 
         listed = await session.list_tools()
         assert {t.name for t in listed.tools} == set(TOOL_NAMES)
-        assert len(TOOL_NAMES) == 14
+        assert len(TOOL_NAMES) == 15
         assert all(t.description and len(t.description) > 80 for t in listed.tools)
 
         async def call(name: str, **args: Any) -> CallToolResult:
@@ -179,6 +179,10 @@ async def drive(params: StdioServerParameters, errlog: Any, rg: Recollect, scope
         rec = ok(await call("recollect_recall", text="that flakeguard websocket business"))
         assert [c["session_id"] for c in rec["candidates"]] == [mine]
         assert rec["candidates"][0]["resumption_hint"] == f"cd /a && claude --resume {mine}"
+
+        pack = ok(await call("recollect_context", query="orders database", budget_tokens=120))
+        assert 0 < pack["tokens"] <= 120 and pack["citations"]
+        assert any(c["id"] == pg for c in pack["citations"])
 
         deleted = ok(await call("lore_delete", memory_ids=[pg], reason="outdated"))
         assert deleted["forgotten"] == [pg]
