@@ -1,5 +1,6 @@
-// Purpose: the pending link suggestions of a scope, best first, with both memories' titles.
-// Params: $scope_id (string), $limit (int), $min_score (float)
+// Purpose: a page of the pending link suggestions of a scope, best first (ties by id), with both
+//   memories' titles.
+// Params: $scope_id (string), $skip (int), $limit (int), $min_score (float)
 // Returns: suggestion (map), from_title (string), to_title (string), total_pending (int)
 MATCH (s:LinkSuggestion {scope_id: $scope_id})
 WHERE s.status = 'pending'
@@ -11,5 +12,5 @@ OPTIONAL MATCH (f:Entry {id: s.from_id})
 OPTIONAL MATCH (t:Entry {id: s.to_id})
 RETURN properties(s) AS suggestion, f.title AS from_title, t.title AS to_title,
        total AS total_pending
-ORDER BY s.weighted_score DESC
-LIMIT $limit
+ORDER BY s.weighted_score DESC, s.id
+SKIP $skip LIMIT $limit

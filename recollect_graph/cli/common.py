@@ -13,6 +13,7 @@ import click
 from recollect_graph.cli.output import progress
 from recollect_graph.errors import InvalidInput
 from recollect_graph.facade import Recollect
+from recollect_graph.services.records import in_range
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -29,6 +30,42 @@ def owner_option(fn: F) -> F:
     return click.option(
         "--owner", envvar="RECOLLECT_OWNER", show_envvar=True, help="Owner of what is written."
     )(fn)
+
+
+#: The largest ``--offset`` a list command takes.
+MAX_OFFSET = 1_000_000_000
+
+
+def page_options(default: int, most: int) -> Callable[[F], F]:
+    """Add ``--offset`` and ``--limit`` to a list command (check them with :func:`page`).
+
+    Every list command pages the same way: its rows in a stable order, the first ``--offset``
+    skipped, then at most ``--limit``; out-of-range values exit 1 with one error line.
+    """
+
+    def deco(fn: F) -> F:
+        fn = click.option(
+            "--limit",
+            type=int,
+            default=default,
+            show_default=True,
+            help=f"At most this many (1-{most}).",
+        )(fn)
+        return click.option(
+            "--offset",
+            type=int,
+            default=0,
+            show_default=True,
+            help="Rows to skip first (the next page starts at --offset + --limit).",
+        )(fn)
+
+    return deco
+
+
+def page(offset: int, limit: int, most: int) -> None:
+    """:class:`InvalidInput` unless ``0 <= offset <= MAX_OFFSET`` and ``1 <= limit <= most``."""
+    in_range(offset, "--offset", 0, MAX_OFFSET)
+    in_range(limit, "--limit", 1, most)
 
 
 def need(value: str | None, flag: str, env: str | None = None) -> str:

@@ -7,7 +7,15 @@ from typing import Any
 
 import click
 
-from recollect_graph.cli.common import need, open_rg, owner_option, scope_option, short
+from recollect_graph.cli.common import (
+    need,
+    open_rg,
+    owner_option,
+    page,
+    page_options,
+    scope_option,
+    short,
+)
 from recollect_graph.cli.output import emit_json, handle_errors, json_option, table
 from recollect_graph.errors import InvalidInput
 
@@ -95,19 +103,23 @@ def conflicts_group() -> None:
 
 @conflicts_group.command("list")
 @scope_option
-@click.option("--limit", default=50, show_default=True, help="Maximum conflicts (1-1000).")
+@page_options(50, 1000)
 @json_option
 @handle_errors
-def conflicts_list_cmd(scope: str | None, limit: int, as_json: bool) -> None:
-    """List the open contradictions of a scope, newest first.
+def conflicts_list_cmd(scope: str | None, offset: int, limit: int, as_json: bool) -> None:
+    """List the open contradictions of a scope, strongest first, then newest.
+
+    A page: --offset skipped, then at most --limit.
 
     \b
     Example:
       recollect-graph conflicts list --scope app --json
+      recollect-graph conflicts list --scope app --offset 50 --limit 50
     """
     scope = need(scope, "--scope", SCOPE_ENV)
+    page(offset, limit, 1000)
     with open_rg(as_json) as rg:
-        found = rg.conflicts(scope, limit=limit)
+        found = rg.contradictions.conflicts(scope, limit=limit, offset=offset)
     if as_json:
         emit_json(
             [

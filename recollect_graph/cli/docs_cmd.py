@@ -12,7 +12,16 @@ from typing import Any
 
 import click
 
-from recollect_graph.cli.common import need, open_rg, owner_option, read_input, scope_option, short
+from recollect_graph.cli.common import (
+    need,
+    open_rg,
+    owner_option,
+    page,
+    page_options,
+    read_input,
+    scope_option,
+    short,
+)
 from recollect_graph.cli.output import emit_json, handle_errors, json_option, table
 
 
@@ -132,8 +141,7 @@ def ingest_cmd(
 @scope_option
 @click.option("--collection", help="Only this collection.")
 @click.option("--status", type=click.Choice(["pending", "ready", "failed"]))
-@click.option("--offset", default=0, show_default=True, type=click.IntRange(0))
-@click.option("--limit", default=50, show_default=True, type=click.IntRange(1, 1000))
+@page_options(50, 1000)
 @json_option
 @handle_errors
 def list_cmd(
@@ -145,6 +153,7 @@ def list_cmd(
     as_json: bool,
 ) -> None:
     """Documents of a scope, most recently updated first (a page: --offset/--limit)."""
+    page(offset, limit, 1000)
     with open_rg(as_json) as rg:
         rows = rg.documents.list(
             _scope(scope), collection=collection, status=status, offset=offset, limit=limit
@@ -299,13 +308,17 @@ def path_cmd(a: str, b: str, scope: str | None, as_json: bool) -> None:
 
 @entities_group.command("review")
 @scope_option
-@click.option("--limit", default=50, show_default=True, type=click.IntRange(1, 1000))
+@page_options(50, 1000)
 @json_option
 @handle_errors
-def review_cmd(scope: str | None, limit: int, as_json: bool) -> None:
-    """Entity pairs with similar names that were not merged automatically."""
+def review_cmd(scope: str | None, offset: int, limit: int, as_json: bool) -> None:
+    """Entity pairs with similar names that were not merged automatically, most similar first.
+
+    A page: --offset skipped, then at most --limit.
+    """
+    page(offset, limit, 1000)
     with open_rg(as_json) as rg:
-        rows = rg.entities.review(_scope(scope), limit=limit)
+        rows = rg.entities.review(_scope(scope), limit=limit, offset=offset)
     if as_json:
         emit_json(rows)
         return

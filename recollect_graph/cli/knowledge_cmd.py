@@ -14,6 +14,8 @@ from recollect_graph.cli.common import (
     need,
     open_rg,
     owner_option,
+    page,
+    page_options,
     parse_json_items,
     read_input,
     scope_option,
@@ -224,19 +226,23 @@ def undo_cmd(operation_id: str, scope: str | None, as_json: bool) -> None:
 
 @click.command("operations")
 @scope_option
-@click.option("--limit", default=20, show_default=True, help="How many, newest first.")
+@page_options(20, 10_000)
 @json_option
 @handle_errors
-def operations_cmd(scope: str | None, limit: int, as_json: bool) -> None:
+def operations_cmd(scope: str | None, offset: int, limit: int, as_json: bool) -> None:
     """List the newest logged destructive operations of a scope (ids for `undo`).
+
+    A page, newest first: --offset skipped, then at most --limit.
 
     \b
     Example:
       recollect-graph operations --scope app --json
+      recollect-graph operations --scope app --offset 20 --limit 20
     """
     scope = need(scope, "--scope", "RECOLLECT_SCOPE")
+    page(offset, limit, 10_000)
     with open_rg(as_json) as rg:
-        ops = rg.operations(scope, limit=limit)
+        ops = rg.knowledge.operations(scope, limit=limit, offset=offset)
     if as_json:
         emit_json([o.model_dump(mode="json") for o in ops])
         return
@@ -326,19 +332,23 @@ def get_cmd(entry_ids: tuple[str, ...], scope: str | None, as_json: bool) -> Non
 
 @click.command("recent")
 @scope_option
-@click.option("--limit", default=20, show_default=True, help="How many, newest first.")
+@page_options(20, 10_000)
 @json_option
 @handle_errors
-def recent_cmd(scope: str | None, limit: int, as_json: bool) -> None:
+def recent_cmd(scope: str | None, offset: int, limit: int, as_json: bool) -> None:
     """List the newest current entries of a scope.
+
+    A page, newest first: --offset skipped, then at most --limit.
 
     \b
     Example:
       recollect-graph recent --scope app --limit 5
+      recollect-graph recent --scope app --offset 5 --limit 5
     """
     scope = need(scope, "--scope", "RECOLLECT_SCOPE")
+    page(offset, limit, 10_000)
     with open_rg(as_json) as rg:
-        entries = rg.recent(scope, limit=limit)
+        entries = rg.knowledge.recent(scope, limit=limit, offset=offset)
     if as_json:
         emit_json([e.model_dump(mode="json") for e in entries])
     else:

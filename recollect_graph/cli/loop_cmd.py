@@ -8,7 +8,15 @@ import time
 
 import click
 
-from recollect_graph.cli.common import input_name, open_rg, owner_option, read_input, scope_option
+from recollect_graph.cli.common import (
+    input_name,
+    open_rg,
+    owner_option,
+    page,
+    page_options,
+    read_input,
+    scope_option,
+)
 from recollect_graph.cli.output import emit_json, handle_errors, json_option, table
 from recollect_graph.errors import InvalidInput
 from recollect_graph.facade import Recollect
@@ -62,23 +70,34 @@ def sweep_cmd(
 
 
 @click.command("suggestions")
-@click.option("--limit", default=20, show_default=True, help="At most this many (max 100).")
+@page_options(20, 100)
 @click.option("--min-score", default=0.0, show_default=True, help="Weighted score floor.")
 @scope_option
 @owner_option
 @json_option
 @handle_errors
 def suggestions_cmd(
-    limit: int, min_score: float, scope: str | None, owner: str | None, as_json: bool
+    offset: int,
+    limit: int,
+    min_score: float,
+    scope: str | None,
+    owner: str | None,
+    as_json: bool,
 ) -> None:
     """Pending link suggestions, best first.
+
+    A page: --offset skipped, then at most --limit (the JSON's total_pending counts them all).
 
     \b
     Example:
       recollect-graph memory suggestions --scope app --limit 10
+      recollect-graph memory suggestions --scope app --offset 10 --limit 10
     """
+    page(offset, limit, 100)
     with open_rg(as_json) as rg:
-        out = _mem(rg, scope, owner).pending_suggestions(limit=limit, min_score=min_score)
+        out = _mem(rg, scope, owner).pending_suggestions(
+            limit=limit, min_score=min_score, offset=offset
+        )
     if as_json:
         emit_json(out)
         return

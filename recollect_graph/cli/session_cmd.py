@@ -13,6 +13,8 @@ from recollect_graph.cli.common import (
     need,
     open_rg,
     owner_option,
+    page,
+    page_options,
     parse_json_items,
     read_input,
     scope_option,
@@ -35,20 +37,29 @@ def _scope(scope: str | None) -> str:
 @scope_option
 @click.option("--forks", "forks_only", is_flag=True, help="Only forks (sub-agent sessions).")
 @click.option("--cwd", help="Only sessions under this working directory.")
-@click.option("--limit", default=50, show_default=True, type=click.IntRange(1, 10_000))
+@page_options(50, 10_000)
 @json_option
 @handle_errors
 def list_cmd(
-    scope: str | None, forks_only: bool, cwd: str | None, limit: int, as_json: bool
+    scope: str | None,
+    forks_only: bool,
+    cwd: str | None,
+    offset: int,
+    limit: int,
+    as_json: bool,
 ) -> None:
-    """Sessions of a scope, newest first.
+    """Sessions of a scope, newest first (a page: --offset skipped, then at most --limit).
 
     \b
     Example:
       recollect-graph sessions list --scope me --forks
+      recollect-graph sessions list --scope me --offset 50 --limit 50
     """
+    page(offset, limit, 10_000)
     with open_rg(as_json) as rg:
-        rows = rg.sessions.list(_scope(scope), forks_only=forks_only, cwd=cwd, limit=limit)
+        rows = rg.sessions.list(
+            _scope(scope), forks_only=forks_only, cwd=cwd, limit=limit, offset=offset
+        )
     if as_json:
         emit_json(rows)
         return
@@ -127,13 +138,14 @@ def turns_cmd(session_id: str, scope: str | None, as_json: bool) -> None:
 
 @sessions_group.command("forks")
 @scope_option
-@click.option("--limit", default=50, show_default=True, type=click.IntRange(1, 10_000))
+@page_options(50, 10_000)
 @json_option
 @handle_errors
-def forks_cmd(scope: str | None, limit: int, as_json: bool) -> None:
-    """Forks of a scope and where each resumes."""
+def forks_cmd(scope: str | None, offset: int, limit: int, as_json: bool) -> None:
+    """Forks of a scope and where each resumes, newest first (a page: --offset, --limit)."""
+    page(offset, limit, 10_000)
     with open_rg(as_json) as rg:
-        rows = rg.sessions.forks(_scope(scope), limit=limit)
+        rows = rg.sessions.forks(_scope(scope), limit=limit, offset=offset)
     if as_json:
         emit_json(rows)
         return

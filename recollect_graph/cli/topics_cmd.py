@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from recollect_graph.cli.common import need, open_rg, scope_option, short
+from recollect_graph.cli.common import need, open_rg, page, page_options, scope_option, short
 from recollect_graph.cli.output import emit_json, handle_errors, json_option, table
 from recollect_graph.facade import Recollect
 from recollect_graph.services.topics import Topics
@@ -82,17 +82,22 @@ def build_cmd(scope: str | None, all_: bool, min_size: int, as_json: bool) -> No
 
 @topics_group.command("list")
 @scope_option
+@page_options(50, 1000)
 @json_option
 @handle_errors
-def list_cmd(scope: str | None, as_json: bool) -> None:
+def list_cmd(scope: str | None, offset: int, limit: int, as_json: bool) -> None:
     """Topics of a scope, largest first, with staleness checked against current content.
+
+    A page: --offset skipped, then at most --limit.
 
     \b
     Example:
       recollect-graph topics list --scope app --json
+      recollect-graph topics list --scope app --offset 50 --limit 50
     """
+    page(offset, limit, 1000)
     with open_rg(as_json) as rg:
-        rows = _topics(rg).list(_scope(scope))
+        rows = _topics(rg).list(_scope(scope), limit=limit, offset=offset)
     if as_json:
         emit_json(rows)
         return

@@ -21,6 +21,7 @@ from recollect_graph.nlp.claims import Claim, ClaimExtractor
 from recollect_graph.nlp.lexicon import bag_key, canonical
 from recollect_graph.services import changes
 from recollect_graph.services.entries import Knowledge
+from recollect_graph.services.history import MAX_OFFSET
 from recollect_graph.services.records import (
     entry_from_row,
     in_range,
@@ -132,11 +133,16 @@ class Contradictions:
             ok=not conflicts, conflicts=conflicts, claims=[c.to_dict() for c in claims]
         )
 
-    def conflicts(self, scope_id: str, *, limit: int = 50) -> list[dict[str, Any]]:
-        """Open contradictions of a scope (CONTRADICTS edges between current entries)."""
+    def conflicts(self, scope_id: str, *, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
+        """Open contradictions of a scope (CONTRADICTS edges between current entries).
+
+        A page: strongest first (then newest, ties by the two ids), the first ``offset`` skipped,
+        then at most ``limit``.
+        """
         rows = self.db.read(
             "conflicts/open",
             scope_id=require_text(scope_id, "scope_id"),
+            skip=int(in_range(offset, "offset", 0, MAX_OFFSET)),
             limit=int(in_range(limit, "limit", 1, 1000)),
         )
         now = now_utc()

@@ -25,7 +25,8 @@ from recollect_graph.db.client import Db, Tx
 from recollect_graph.errors import InvalidInput
 from recollect_graph.nlp.entities import normalize
 from recollect_graph.services.doc_pipeline import CandidateReader, Pipeline, Plan
-from recollect_graph.services.records import native, now_utc, require_text
+from recollect_graph.services.history import MAX_OFFSET
+from recollect_graph.services.records import in_range, native, now_utc, require_text
 
 MAX_HOPS = 4
 
@@ -120,9 +121,18 @@ class Entities:
         rows = self.db.read("entities/path", scope_id=scope_id, a=ia, b=ib)
         return list(rows[0]["nodes"]) if rows else []
 
-    def review(self, scope_id: str, *, limit: int = 50) -> list[dict[str, Any]]:
-        """Pairs of entities with similar names that were not merged automatically."""
-        return self.db.read("entities/review", scope_id=scope_id, limit=limit)
+    def review(self, scope_id: str, *, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
+        """Pairs of entities with similar names that were not merged automatically.
+
+        A page: most similar first (ties by the two ids), the first ``offset`` skipped, then at
+        most ``limit``.
+        """
+        return self.db.read(
+            "entities/review",
+            scope_id=require_text(scope_id, "scope_id", max_len=200),
+            skip=int(in_range(offset, "offset", 0, MAX_OFFSET)),
+            limit=int(in_range(limit, "limit", 1, 1000)),
+        )
 
     def merge(self, keep: str, absorb: str, *, scope_id: str, actor: str | None = None) -> str:
         """Merge entity ``absorb`` into ``keep`` (mentions, claims and relations move over).

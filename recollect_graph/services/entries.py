@@ -36,7 +36,7 @@ from recollect_graph.nlp.embedder import Embedder
 from recollect_graph.services import changes, lifecycle
 from recollect_graph.services import context as context_mod
 from recollect_graph.services.changes import claim_rows, find_conflicts_many
-from recollect_graph.services.history import History, operation_from_row
+from recollect_graph.services.history import MAX_OFFSET, History, operation_from_row
 from recollect_graph.services.records import (
     aware,
     content_hash,
@@ -385,12 +385,16 @@ class Knowledge(History):
             raise EntryNotFound(entry_id)
         return found[0]
 
-    def recent(self, scope_id: str, *, limit: int = 20) -> list[Entry]:
-        """The newest current entries of a scope (not superseded, not deleted)."""
+    def recent(self, scope_id: str, *, limit: int = 20, offset: int = 0) -> list[Entry]:
+        """The newest current entries of a scope (not superseded, not deleted).
+
+        A page: the first ``offset`` skipped (newest first, ties by id), then at most ``limit``.
+        """
         scope_id = require_text(scope_id, "scope_id")
         limit = int(in_range(limit, "limit", 1, 10_000))
+        skip = int(in_range(offset, "offset", 0, MAX_OFFSET))
         now = now_utc()
-        rows = self.db.read("entries/recent", scope_id=scope_id, limit=limit, now=now)
+        rows = self.db.read("entries/recent", scope_id=scope_id, skip=skip, limit=limit, now=now)
         return [entry_from_row(r["entry"], now=now) for r in rows]
 
     # -- edges -------------------------------------------------------------------------------

@@ -16,7 +16,17 @@ from recollect_graph.models import Entry, Operation
 from recollect_graph.nlp.claims import ClaimExtractor
 from recollect_graph.services import changes
 from recollect_graph.services.changes import claim_rows
-from recollect_graph.services.records import aware, entry_from_row, native, now_utc
+from recollect_graph.services.records import (
+    aware,
+    entry_from_row,
+    in_range,
+    native,
+    now_utc,
+    require_text,
+)
+
+#: The largest ``offset`` a paged list takes (the list services share it).
+MAX_OFFSET = 1_000_000_000
 
 
 class History:
@@ -157,9 +167,17 @@ class History:
 
         return self.db.write_tx(tx_fn)
 
-    def operations(self, scope_id: str, *, limit: int = 50) -> list[Operation]:
-        """The newest logged operations of a scope."""
-        rows = self.db.read("operations/list", scope_id=scope_id, limit=limit)
+    def operations(self, scope_id: str, *, limit: int = 50, offset: int = 0) -> list[Operation]:
+        """The newest logged operations of a scope.
+
+        A page: the first ``offset`` skipped (newest first, ties by id), then at most ``limit``.
+        """
+        rows = self.db.read(
+            "operations/list",
+            scope_id=require_text(scope_id, "scope_id"),
+            skip=int(in_range(offset, "offset", 0, MAX_OFFSET)),
+            limit=int(in_range(limit, "limit", 1, 10_000)),
+        )
         return [operation_from_row(r["op"]) for r in rows]
 
 

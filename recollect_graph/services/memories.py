@@ -330,9 +330,11 @@ class Memories:
         """Queue link suggestions for memories changed since the last sweep (incremental)."""
         return self._sweeper().sweep(min_score=min_score)
 
-    def pending_suggestions(self, limit: int = 20, min_score: float = 0.0) -> dict[str, Any]:
-        """Pending link suggestions, best first."""
-        return self._sweeper().pending(limit=limit, min_score=min_score)
+    def pending_suggestions(
+        self, limit: int = 20, min_score: float = 0.0, offset: int = 0
+    ) -> dict[str, Any]:
+        """Pending link suggestions, best first (a page: ``offset`` skipped, then ``limit``)."""
+        return self._sweeper().pending(limit=limit, min_score=min_score, offset=offset)
 
     def review_suggestions(self, reviews: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         """Accept or reject link suggestions, each on its own; repeats are ``skipped``."""

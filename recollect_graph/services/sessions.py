@@ -25,9 +25,11 @@ from typing import Any
 from recollect_graph.db.client import Db
 from recollect_graph.errors import EntryNotFound, InvalidInput
 from recollect_graph.nlp.embedder import Embedder
+from recollect_graph.services.history import MAX_OFFSET
 from recollect_graph.services.records import (
     aware,
     content_hash,
+    in_range,
     native,
     now_utc,
     optional_text,
@@ -354,9 +356,15 @@ class Sessions:
 
     # -- reading -------------------------------------------------------------------------------
     def list(
-        self, scope_id: str, *, forks_only: bool = False, cwd: str | None = None, limit: int = 50
+        self,
+        scope_id: str,
+        *,
+        forks_only: bool = False,
+        cwd: str | None = None,
+        limit: int = 50,
+        offset: int = 0,
     ) -> list[dict[str, Any]]:
-        """The sessions of a scope, newest first."""
+        """The sessions of a scope, newest first (a page: ``offset`` skipped, then ``limit``)."""
         scope_id = require_text(scope_id, "scope_id")
         return [
             _plain(r["session"])
@@ -365,6 +373,7 @@ class Sessions:
                 scope_id=scope_id,
                 forks_only=forks_only,
                 cwd=cwd,
+                skip=int(in_range(offset, "offset", 0, MAX_OFFSET)),
                 limit=max(1, min(int(limit), 10_000)),
             )
         ]
@@ -399,10 +408,12 @@ class Sessions:
             raise EntryNotFound(f"no session {session_id!r} in scope {scope_id!r}")
         return [_plain(t) for t in rows[0]["turns"]]
 
-    def forks(self, scope_id: str, *, limit: int = 50) -> builtins.list[dict[str, Any]]:
-        """The forks of a scope with their resolved parents."""
+    def forks(
+        self, scope_id: str, *, limit: int = 50, offset: int = 0
+    ) -> builtins.list[dict[str, Any]]:
+        """The forks of a scope with their resolved parents, newest first (a page)."""
         out = []
-        for s in self.list(scope_id, forks_only=True, limit=limit):
+        for s in self.list(scope_id, forks_only=True, limit=limit, offset=offset):
             out.append({**s, "parent": self.fork_parent(s["id"], scope_id=scope_id)})
         return out
 

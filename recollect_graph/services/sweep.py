@@ -17,6 +17,7 @@ from typing import Any
 from recollect_graph.errors import InvalidInput, RecollectError
 from recollect_graph.models import RELATIONS
 from recollect_graph.services.entries import Knowledge
+from recollect_graph.services.history import MAX_OFFSET
 from recollect_graph.services.links import LinkSuggester
 from recollect_graph.services.records import in_range, native, now_utc, require_text
 
@@ -79,11 +80,18 @@ class Sweeper:
         return {"scanned": len(ids), **counts, "seconds": round(time.monotonic() - t0, 2),
                 "full": since is None}  # fmt: skip
 
-    def pending(self, *, limit: int = 20, min_score: float = 0.0) -> dict[str, Any]:
-        """Pending suggestions, best first: ``{suggestions, count, total_pending}``."""
+    def pending(
+        self, *, limit: int = 20, min_score: float = 0.0, offset: int = 0
+    ) -> dict[str, Any]:
+        """Pending suggestions, best first: ``{suggestions, count, total_pending}``.
+
+        A page: best first (ties by id), the first ``offset`` skipped, then at most ``limit``
+        (100 at most); ``total_pending`` counts them all.
+        """
         limit = min(int(in_range(limit, "limit", 1, 10_000)), 100)
+        skip = int(in_range(offset, "offset", 0, MAX_OFFSET))
         min_score = in_range(min_score, "min_score", 0.0, 1.0)
-        rows = self.db.read("links/pending", scope_id=self.scope_id, limit=limit,
+        rows = self.db.read("links/pending", scope_id=self.scope_id, skip=skip, limit=limit,
                             min_score=min_score)  # fmt: skip
         out = []
         for r in rows:
@@ -94,7 +102,7 @@ class Sweeper:
         return {"suggestions": out, "count": len(out), "total_pending": total}
 
     def _total_pending(self) -> int:
-        rows = self.db.read("links/pending", scope_id=self.scope_id, limit=1, min_score=0.0)
+        rows = self.db.read("links/pending", scope_id=self.scope_id, skip=0, limit=1, min_score=0.0)
         return int(rows[0]["total_pending"]) if rows else 0
 
     def review(self, reviews: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

@@ -27,7 +27,8 @@ from recollect_graph.db.client import Db, Tx
 from recollect_graph.errors import EntryNotFound, InvalidInput
 from recollect_graph.nlp.embedder import Embedder
 from recollect_graph.services import topics_cluster as tc
-from recollect_graph.services.records import native, now_utc, require_text
+from recollect_graph.services.history import MAX_OFFSET
+from recollect_graph.services.records import in_range, native, now_utc, require_text
 
 MAX_CHUNKS = 30
 MAX_TEXT_CHARS = 20_000
@@ -323,8 +324,13 @@ class Topics:
         return rows, links
 
     # -- read ----------------------------------------------------------------------------------
-    def list(self, scope_id: str) -> builtins.list[dict[str, Any]]:
+    def list(
+        self, scope_id: str, *, limit: int = 1000, offset: int = 0
+    ) -> builtins.list[dict[str, Any]]:
         """The topics of a scope, largest first, each with ``stale`` recomputed.
+
+        A page: largest first (ties by id), the first ``offset`` skipped, then at most ``limit``
+        (1-10000).
 
         Returns:
             ``[{id, label, keywords, member_count, current_members, stale, stale_reasons,
@@ -333,7 +339,13 @@ class Topics:
         scope_id = require_text(scope_id, "scope_id", max_len=200)
         model = self.embedder.model_id
         out = []
-        for r in self.db.read("topics/current", scope_id=scope_id):
+        rows = self.db.read(
+            "topics/list",
+            scope_id=scope_id,
+            skip=int(in_range(offset, "offset", 0, MAX_OFFSET)),
+            limit=int(in_range(limit, "limit", 1, 10_000)),
+        )
+        for r in rows:
             t = r["topic"]
             reasons = _stale_reasons(t, r["current"], model)
             out.append(

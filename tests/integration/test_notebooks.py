@@ -29,6 +29,7 @@ EXPECTED: dict[str, dict[str, float]] = {
         "COMMUNITIES": 2,
         "CONTRADICTION_CLUSTERS": 5,
         "RETIRED": 1,
+        "TOPICS": 2,
     },
     "03_sessions_recall": {"SESSIONS_INGESTED": 10, "FORK_TREES": 2, "PROBES": 3},
     "04_retrieval_eval": {"RECALL_AT_10": 0.5},
