@@ -224,9 +224,9 @@ class Recollect:
             source_id, target_id, relation, weight=weight, reason=reason, scope_id=scope_id
         )
 
-    def recent(self, scope_id: str, *, limit: int = 20) -> list[Entry]:
-        """The newest current entries of a scope."""
-        return self.knowledge.recent(scope_id, limit=limit)
+    def recent(self, scope_id: str, *, limit: int = 20, offset: int = 0) -> list[Entry]:
+        """The newest current entries of a scope (a page: ``offset`` skipped, ``limit`` kept)."""
+        return self.knowledge.recent(scope_id, limit=limit, offset=offset)
 
     def search(self, query: str, *, scope_id: str, **opts: Any) -> list[Hit]:
         """Hybrid search with a per-signal breakdown on every hit.
@@ -258,9 +258,9 @@ class Recollect:
         """Undo a logged destructive operation (forget, soft delete)."""
         return self.knowledge.undo(operation_id, scope_id=scope_id)
 
-    def operations(self, scope_id: str, *, limit: int = 50) -> list[Operation]:
-        """The newest logged operations of a scope."""
-        return self.knowledge.operations(scope_id, limit=limit)
+    def operations(self, scope_id: str, *, limit: int = 50, offset: int = 0) -> list[Operation]:
+        """The newest logged operations of a scope (a page)."""
+        return self.knowledge.operations(scope_id, limit=limit, offset=offset)
 
     # -- contradictions and supersession ---------------------------------------------------------
     def check_contradiction(
@@ -294,9 +294,11 @@ class Recollect:
             scope_id, pattern, reason=reason, replacement=replacement
         )
 
-    def conflicts(self, scope_id: str, *, limit: int = 50) -> list[dict[str, Any]]:
-        """Open contradictions of a scope."""
-        return self.contradictions.conflicts(scope_id, limit=limit)
+    def conflicts(
+        self, scope_id: str, *, limit: int = 50, offset: int = 0
+    ) -> list[dict[str, Any]]:
+        """Open contradictions of a scope, strongest first (a page)."""
+        return self.contradictions.conflicts(scope_id, limit=limit, offset=offset)
 
     def resolve(
         self, scope_id: str, a: str, b: str, *, keep: str, forget_loser: bool = False
