@@ -1,8 +1,8 @@
 // Purpose: documents whose derived data disagrees with them: a `ready` document whose
 //   chunk_count differs from its chunks, a chunk whose document_id or scope is not its
 //   document's, a NEXT chain of chunks that is not one path in seq order, a pipeline run held by
-//   no document, a relation without exactly one subject and one object, a mention whose source
-//   is neither a chunk nor an entry.
+//   no document or collection, a relation without exactly one subject and one object, a mention
+//   whose source is neither a chunk nor an entry.
 // Params: $scope_id (string or null: every scope), $limit (int)
 // Returns: kind (string), id (string), scope_id (string or null), detail (string)
 CALL () {
@@ -29,8 +29,10 @@ CALL () {
          toString(n) + ' chunks but ' + toString(links) + ' NEXT links in order' AS detail
   UNION ALL
   MATCH (r:PipelineRun)
-  WHERE ($scope_id IS NULL OR r.scope_id = $scope_id) AND NOT EXISTS { (:Document)-[:HAS_RUN]->(r) }
-  RETURN 'orphan_run' AS kind, r.id AS id, r.scope_id AS scope_id, 'no document' AS detail
+  WHERE ($scope_id IS NULL OR r.scope_id = $scope_id)
+    AND NOT EXISTS { (:Document)-[:HAS_RUN]->(r) } AND NOT EXISTS { (:Collection)-[:HAS_RUN]->(r) }
+  RETURN 'orphan_run' AS kind, r.id AS id, r.scope_id AS scope_id,
+         'no document or collection' AS detail
   UNION ALL
   MATCH (r:Relation)
   WHERE ($scope_id IS NULL OR r.scope_id = $scope_id)

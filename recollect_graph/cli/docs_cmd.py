@@ -107,6 +107,7 @@ def ingest_cmd(
             report.documents.extend(sub.documents)
             report.skipped.extend(sub.skipped)
             report.seconds += sub.seconds
+            report.run_id = sub.run_id
     totals = report.totals()
     if as_json:
         emit_json(report.to_dict())

@@ -90,6 +90,7 @@ class FolderReport:
     documents: list[IngestResult] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    run_id: str | None = None  # the batch PipelineRun on the collection
 
     def totals(self) -> dict[str, Any]:
         """Documents per status, chunks embedded, throughput."""
@@ -110,6 +111,7 @@ class FolderReport:
         """Plain data (for ``--json``)."""
         return {
             "totals": self.totals(),
+            "run_id": self.run_id,
             "documents": [d.to_dict() for d in self.documents],
             "skipped": self.skipped,
         }
@@ -350,6 +352,7 @@ class Documents:
             raise InvalidInput(f"no Markdown, text or HTML files under {root}")
         report = FolderReport()
         t = time.perf_counter()
+        started = now_utc()
         base = root if root.is_dir() else root.parent
         for i, f in enumerate(files):
             rel = f.relative_to(base).as_posix()
@@ -386,6 +389,28 @@ class Documents:
         if progress:
             progress(len(files), len(files), "")
         report.seconds = time.perf_counter() - t
+        totals = report.totals()
+        report.run_id = str(uuid.uuid4())
+        self.db.write(
+            "documents/batch_run",
+            scope_id=scope_id,
+            owner_id=owner_id,
+            collection_id=collection_id(scope_id, collection),
+            collection=collection,
+            run={
+                "id": report.run_id,
+                "path": str(root.resolve()),
+                **{
+                    k: totals[k]
+                    for k in (
+                        "documents", "created", "updated", "unchanged", "failed", "skipped",
+                        "chunks_total", "chunks_embedded", "seconds",
+                    )
+                },
+            },
+            started=started,
+            now=now_utc(),
+        )  # fmt: skip
         return report
 
     # -- reading --------------------------------------------------------------------------------
@@ -424,6 +449,13 @@ class Documents:
         return [
             dict(r["chunk"]) for r in self.db.read("documents/chunks", scope_id=scope_id, id=doc_id)
         ]
+
+    def run(self, run_id: str, *, scope_id: str) -> dict[str, Any]:
+        """One pipeline run (a document's, or a folder ingest's ``batch`` run) by id."""
+        rows = self.db.read("documents/run", scope_id=scope_id, id=run_id)
+        if not rows:
+            raise InvalidInput(f"no pipeline run {run_id!r} in scope {scope_id!r}")
+        return _run(rows[0]["run"])
 
     def runs(self, ref: str, *, scope_id: str, limit: int = 20) -> builtins.list[dict[str, Any]]:
         """A document's pipeline runs, newest first."""

@@ -82,6 +82,11 @@ def test_reingesting_an_unchanged_folder_embeds_nothing(
     second = rg.documents.ingest_path(folder, owner_id="kai", scope_id=scope_id)
     assert second.totals()["unchanged"] == 4
     assert second.totals()["chunks_embedded"] == 0
+    # the folder's batch run in the graph says the same
+    assert second.run_id is not None
+    run = rg.documents.run(second.run_id, scope_id=scope_id)
+    assert run["kind"] == "batch" and run["unchanged"] == 4 and run["chunks_embedded"] == 0
+    assert rg.documents.run(first.run_id or "", scope_id=scope_id)["created"] == 4
     # editing one file updates only that document
     (folder / "notes.txt").write_text("Release notes\n\nVersion 3 drops MySQL.\n")
     third = rg.documents.ingest_path(folder, owner_id="kai", scope_id=scope_id)
