@@ -33,13 +33,19 @@ def markdown_sections(path: Path, root: Path) -> Iterator[dict[str, Any]]:
     rel = path.relative_to(root).as_posix()
     title, in_fence = rel, False
     buf: list[str] = []
+    seen: dict[str, int] = {}
+
+    def unique(t: str) -> str:  # a heading repeated in one file ("Results") gets a number
+        seen[t] = seen.get(t, 0) + 1
+        return t if seen[t] == 1 else f"{t} ({seen[t]})"
+
     for line in path.read_text(errors="replace").splitlines():
         if line.strip().startswith("```"):
             in_fence = not in_fence
         m = None if in_fence else _HEADING.match(line)
         if m:
             yield from _section(rel, title, buf)
-            title, buf = m.group(2).strip(), []
+            title, buf = unique(m.group(2).strip()), []
         else:
             buf.append(line)
     yield from _section(rel, title, buf)
