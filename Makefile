@@ -45,6 +45,12 @@ test-integration: setup
 test-heavy: setup
 	$(BIN)/pytest -m heavy tests/reliability
 
+# The whole reliability suite, default and heavy variants together (docs/reliability.md): crashes,
+# faults, concurrency, isolation, bad input, documents, backup under load, security, doctor --deep.
+.PHONY: test-reliability
+test-reliability: setup
+	$(BIN)/pytest -m "heavy or not heavy" tests/reliability
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -64,12 +70,12 @@ demo: setup
 	$(BIN)/recollect-graph recall "the session in spring where I was fed up with the CI cache" --scope demo-agents --no-interactive
 	$(BIN)/recollect-graph recall "what did the helper conclude about mmap crashing on truncated logs" --scope demo-agents --no-interactive
 	@echo
-	@echo "== documents: ingest the project's docs (again: nothing to embed), entities, topics, a context pack"
+	@echo "== documents: ingest the project's docs (again: nothing to embed), entities, topics of the demo scope, a context pack"
 	$(BIN)/recollect-graph docs ingest docs/ --scope demo-docs --owner demo
 	$(BIN)/recollect-graph docs ingest docs/ --scope demo-docs --owner demo
 	$(BIN)/recollect-graph entities neighbours neo4j --hops 1 --limit 10 --scope demo-docs
-	$(BIN)/recollect-graph topics build --scope demo-docs
-	$(BIN)/recollect-graph topics list --scope demo-docs
+	$(BIN)/recollect-graph topics build --scope demo
+	$(BIN)/recollect-graph topics list --scope demo
 	$(BIN)/recollect-graph context "how is the embedded Neo4j started?" --budget 400 --scope demo-docs
 	@echo
 	$(BIN)/recollect-graph neo4j status
