@@ -294,9 +294,7 @@ class Recollect:
             scope_id, pattern, reason=reason, replacement=replacement
         )
 
-    def conflicts(
-        self, scope_id: str, *, limit: int = 50, offset: int = 0
-    ) -> list[dict[str, Any]]:
+    def conflicts(self, scope_id: str, *, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
         """Open contradictions of a scope, strongest first (a page)."""
         return self.contradictions.conflicts(scope_id, limit=limit, offset=offset)
 

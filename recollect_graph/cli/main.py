@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from recollect_graph import __version__
+from recollect_graph.cli.backup_cmd import COMMANDS as BACKUP_COMMANDS
 from recollect_graph.cli.context_cmd import COMMANDS as CONTEXT_COMMANDS
 from recollect_graph.cli.contradiction_cmd import COMMANDS as CONTRADICTION_COMMANDS
 from recollect_graph.cli.data_cmd import COMMANDS as DATA_COMMANDS
@@ -77,6 +78,8 @@ for _cmd in DOCS_COMMANDS:  # docs, entities
 for _cmd in CONTEXT_COMMANDS:  # context, recommend
     cli.add_command(_cmd)
 cli.add_command(topics_group)
+for _cmd in BACKUP_COMMANDS:  # backup, restore
+    cli.add_command(_cmd)
 
 
 @cli.command("config")
@@ -175,18 +178,22 @@ def cypher_cmd(query: str, params: tuple[str, ...], write: bool, as_json: bool) 
 
 @cli.command("doctor")
 @click.option("--no-models", is_flag=True, help="Skip loading the embedding and spaCy models.")
+@click.option(
+    "--deep", is_flag=True, help="Also check the graph's invariants (reads the whole graph)."
+)
 @json_option
 @handle_errors
-def doctor_cmd(no_models: bool, as_json: bool) -> None:
+def doctor_cmd(no_models: bool, deep: bool, as_json: bool) -> None:
     """Check Java, Maven, the server, the schema, the indexes and the models.
 
-    Exit code 1 when any check fails.
+    With --deep, also every invariant of the graph (`invariants`), each failing line naming the
+    ids involved. Exit code 1 when any check fails.
 
     \b
     Example:
-      recollect-graph doctor --json
+      recollect-graph doctor --deep --json
     """
-    checks = run_doctor(Settings.from_env(), load_models=not no_models)
+    checks = run_doctor(Settings.from_env(), load_models=not no_models, deep=deep)
     if as_json:
         emit_json([c.model_dump() for c in checks])
     else:

@@ -1,12 +1,14 @@
 """``doctor``: is everything in place? Java, Maven, the server, the schema, the models.
 
 The doctor diagnoses and changes nothing: it never starts a server or applies the schema.
+``deep=True`` also reads the whole graph for invariant violations
+(:mod:`recollect_graph.services.invariants`: one line per check, failing with the ids involved).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal
+from typing import Any, Literal
 
 from recollect_graph.db.client import Db
 from recollect_graph.db.launcher_build import MAX_TESTED_JAVA, find_java, find_maven
@@ -17,6 +19,7 @@ from recollect_graph.errors import RecollectError
 from recollect_graph.models import Check
 from recollect_graph.nlp.embedder import Embedder
 from recollect_graph.nlp.spacy_loader import SpacyLoader
+from recollect_graph.services.invariants import Invariants
 from recollect_graph.settings import Settings
 
 FULLTEXT_INDEXES = ("entry_text", "chunk_text", "entity_name", "session_text")
@@ -29,12 +32,16 @@ def _guard(name: str, fn: Callable[[], Check]) -> Check:
         return Check(name=name, status="fail", detail=str(e))
 
 
-def run_doctor(settings: Settings, *, load_models: bool = True) -> list[Check]:
+def run_doctor(settings: Settings, *, load_models: bool = True, deep: bool = False) -> list[Check]:
     """Run every check and return one :class:`Check` per line.
 
     Args:
         settings: The settings to diagnose.
         load_models: Also load the embedding model and spaCy pipeline (slow: seconds).
+        deep: Also run every invariant check over the whole graph (read-only; reads every node,
+            so it takes a while on a large store). Each is a line ``invariant <check>``; a
+            failing one names the ids involved in ``detail`` and lists the violations in
+            ``data["violations"]``.
     """
     checks: list[Check] = []
     if settings.embedded:
@@ -45,6 +52,8 @@ def run_doctor(settings: Settings, *, load_models: bool = True) -> list[Check]:
         db = _connect(settings, checks)
         if db is not None:
             checks += _schema_checks(db, settings)
+            if deep:
+                checks += _invariant_checks(db, settings)
     finally:
         if db is not None:
             db.close()
@@ -200,6 +209,49 @@ def _schema_checks(db: Db, settings: Settings) -> list[Check]:
                 detail=f"{n} vector indexes, {dims} dims, cosine, model {settings.embedding_model}",
             )
         )
+    return out
+
+
+#: Most ids named in a failing invariant line's ``detail`` (``data`` lists every violation).
+DEEP_IDS_SHOWN = 10
+
+
+def _invariant_checks(db: Db, settings: Settings) -> list[Check]:
+    """One line per invariant check (``services/invariants.py``), over the whole graph."""
+    try:
+        emb = Embedder(settings.embedding_model)
+        found = Invariants(db, model=emb.model_id, dimensions=emb.dimension).check(None)
+    except RecollectError as e:
+        return [Check(name="invariants", status="fail", detail=str(e))]
+    out = []
+    for name, rows in found.items():
+        if not rows:
+            out.append(Check(name=f"invariant {name}", status="ok", detail="none found"))
+            continue
+        ids = [i for row in rows for i in _ids(row)]
+        shown = ", ".join(dict.fromkeys(ids[:DEEP_IDS_SHOWN]))
+        more = f" (+{len(ids) - DEEP_IDS_SHOWN} more)" if len(ids) > DEEP_IDS_SHOWN else ""
+        out.append(
+            Check(
+                name=f"invariant {name}",
+                status="fail",
+                detail=f"{len(rows)} found: {shown}{more}; see `recollect-graph invariants`",
+                data={"violations": rows},
+            )
+        )
+    return out
+
+
+def _ids(row: dict[str, Any]) -> list[str]:
+    """The ids a violation row names (its ``id``, ``*_id`` and ``ids`` columns, not scopes)."""
+    out: list[str] = []
+    for key, value in row.items():
+        if key in ("scope_id", "from_scope", "to_scope"):
+            continue
+        if key == "ids" or key.endswith("_ids"):
+            out += [str(v) for v in value or []]
+        elif (key == "id" or key.endswith("_id")) and value is not None:
+            out.append(str(value))
     return out
 
 
