@@ -1,9 +1,9 @@
-"""``backup`` and ``restore``: thin wrappers over ``export`` and ``import`` for several scopes.
+"""``backup`` and ``restore-backup``: wrappers over ``export`` and ``import`` for several scopes.
 
 A backup is a folder: one export file per scope (the ``export`` format, embeddings included) and
-``manifest.json`` naming each file with its scope, counts and SHA-256. ``restore`` checks every
-file it is asked for (present, checksum, format, embedding model and vector size) before it
-imports any, then imports each into its own scope (or ``--into`` another) with the ids kept.
+``manifest.json`` naming each file with its scope, counts and SHA-256. ``restore-backup`` checks
+every file it is asked for (present, checksum, format, embedding model and vector size) before
+it imports any, then imports each into its own scope (or ``--into`` another) with the ids kept.
 Importing is idempotent, so a restore that was cut off can simply be run again.
 """
 
@@ -146,7 +146,7 @@ def _manifest(folder: Path) -> dict[str, Any]:
     return data
 
 
-@click.command("restore")
+@click.command("restore-backup")
 @click.argument("folder")
 @click.option("--scope", "scopes", multiple=True, help="Restore only this scope (repeatable).")
 @click.option("--into", help="Restore the (one) scope into this scope instead, ids remapped.")
@@ -165,7 +165,7 @@ def restore_cmd(
 
     \b
     Example:
-      recollect-graph restore backups/2026-03-02 --scope app
+      recollect-graph restore-backup backups/2026-03-02 --scope app
     """
     if batch_size < 1:
         raise InvalidInput("--batch-size must be at least 1")

@@ -169,15 +169,15 @@ def test_backup_and_restore_commands(
         exact_b, exact_c, snap_b = _exact(rg, b), _exact(rg, c), snapshot(rg, b)
 
         rg.query("MATCH (n) WHERE n.scope_id IN $s DETACH DELETE n", {"s": [b, c]}, write=True)
-        r = runner.invoke(_cli(), ["restore", str(folder), "--json"])
+        r = runner.invoke(_cli(), ["restore-backup", str(folder), "--json"])
         assert r.exit_code == 0, (r.stdout, r.stderr)
         assert [x["ids"] for x in json.loads(r.stdout)] == ["kept", "kept"]
         assert (_exact(rg, b), _exact(rg, c)) == (exact_b, exact_c)
-        r = runner.invoke(_cli(), ["restore", str(folder)])  # again: nothing changes
+        r = runner.invoke(_cli(), ["restore-backup", str(folder)])  # again: nothing changes
         assert r.exit_code == 0 and (_exact(rg, b), _exact(rg, c)) == (exact_b, exact_c)
 
         fresh = f"{scope_id}-fresh"
-        r = runner.invoke(_cli(), ["restore", str(folder), "--scope", b, "--into", fresh])
+        r = runner.invoke(_cli(), ["restore-backup", str(folder), "--scope", b, "--into", fresh])
         assert r.exit_code == 0, (r.stdout, r.stderr)
         assert snapshot(rg, fresh) == snap_b
     finally:
@@ -190,7 +190,7 @@ def test_backup_and_restore_commands(
     files = {s["scope_id"]: folder / s["file"] for s in manifest["scopes"]}
     original = files[c].read_text()
     files[c].write_text(original.replace("own notes", "0wn notes"))
-    r = runner.invoke(_cli(), ["restore", str(folder), "--scope", b, "--scope", c])
+    r = runner.invoke(_cli(), ["restore-backup", str(folder), "--scope", b, "--scope", c])
     assert r.exit_code == 1 and "checksum" in r.stderr
     header, *rest = original.splitlines()
     other = json.dumps({**json.loads(header), "embedding_model": "other-model"})
@@ -199,10 +199,10 @@ def test_backup_and_restore_commands(
         s["sha256"] = hashlib.sha256(files[s["scope_id"]].read_bytes()).hexdigest()
     (folder / "manifest.json").write_text(json.dumps(manifest))
     rg.query("MATCH (n) WHERE n.scope_id IN $s DETACH DELETE n", {"s": [b]}, write=True)
-    r = runner.invoke(_cli(), ["restore", str(folder)])
+    r = runner.invoke(_cli(), ["restore-backup", str(folder)])
     assert r.exit_code == 1 and "other-model" in r.stderr and len(r.stderr.splitlines()) == 1
     assert _nodes(rg, b) == 0  # the good file listed first was not restored either
-    r = runner.invoke(_cli(), ["restore", str(folder), "--scope", c, "--into", target])
+    r = runner.invoke(_cli(), ["restore-backup", str(folder), "--scope", c, "--into", target])
     assert r.exit_code == 1 and _nodes(rg, target) == 0
     for s in (a, c, fresh):
         assert violations(rg, s) == {}

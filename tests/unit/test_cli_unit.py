@@ -59,3 +59,19 @@ def test_every_command_has_help_with_an_example() -> None:
         assert result.exit_code == 0
         assert "Example" in result.output, cmd
         assert "--json" in result.output, cmd
+
+
+def test_no_command_module_shadows_another_command() -> None:
+    """click's add_command silently replaces a same-named command: names must be unique."""
+    import importlib
+
+    names: list[str] = []
+    for mod in ("backup_cmd", "contradiction_cmd", "data_cmd", "docs_cmd", "knowledge_cmd",
+                "context_cmd"):  # fmt: skip
+        m = importlib.import_module(f"recollect_graph.cli.{mod}")
+        names += [c.name for c in m.COMMANDS if c.name]
+    from recollect_graph.cli.main import cli
+
+    assert len(names) == len(set(names)), sorted(names)
+    assert set(names) <= set(cli.commands)
+    assert "restore" in cli.commands and "restore-backup" in cli.commands
