@@ -59,6 +59,9 @@ _FORK_CUE = re.compile(
 HIGH_SCORE, HIGH_MARGIN = 0.55, 0.10
 MEDIUM_SCORE = 0.42
 VECTOR_K = 60
+#: The vector indexes span every scope; when other scopes crowd the nearest ``k``, ask for more
+#: (x8 each time) until enough of this scope's sessions come back or this cap is reached.
+VECTOR_K_MAX = VECTOR_K * 64
 #: A marker held by more sessions than this only re-scores sessions that are already candidates.
 MARKER_FANOUT = 200
 CAVEAT = (
@@ -202,7 +205,7 @@ class Recall:
         vector = self.embedder.embed_one(residual)
         sig: dict[str, dict[str, float]] = {}
         why: dict[str, list[str]] = {}
-        for r in self.db.read("recall/vector", scope_id=scope_id, vector=vector, k=VECTOR_K):
+        for r in self._vector_rows(scope_id, vector):
             cos = max(float(r["session_cos"] or -1), float(r["turn_cos"] or -1))
             sig.setdefault(r["id"], {})["semantic"] = _scale_cos(cos)
         lucene = lucene_query(" ".join(trace["content_words"]))
@@ -326,6 +329,15 @@ class Recall:
                 )
             )
         return out
+
+    def _vector_rows(self, scope_id: str, vector: list[float]) -> list[dict[str, Any]]:
+        """Semantic candidates of the scope, over-fetching when other scopes crowd the index."""
+        k = VECTOR_K
+        while True:
+            rows = self.db.read("recall/vector", scope_id=scope_id, vector=vector, k=k)
+            if len(rows) >= VECTOR_K // 4 or k >= VECTOR_K_MAX:
+                return rows
+            k *= 8
 
     def probes(
         self,
