@@ -73,7 +73,11 @@ def test_recall_interactive_recognize_and_probe(run: Any, scope_id: str, project
     run("learn", "agents", "--path", str(project), "--scope", scope_id)
     r = run("recall", "the benchmark sub-agent that made a timing table", "--scope", scope_id,
             "--interactive", input="r\n")  # fmt: skip
-    assert "Candidate 1 of" in r.stdout and "Recognized " in r.stdout
+    # several candidates: walked one by one until recognised; or one obvious match: its prose
+    if "Candidate 1 of" in r.stdout:
+        assert "Recognized " in r.stdout
+    else:
+        assert "(high confidence)" in r.stdout and "/home/kai/src/logslice" in r.stdout
     # Nothing matches: a probe with numbered choices, then a second attempt, then NullMatch.
     r = run("recall", "gluon plasma lattice chromodynamics", "--scope", scope_id,
             "--interactive", input="hadron collider\n")  # fmt: skip
