@@ -354,6 +354,12 @@ def write(
         now=now,
         rows=rows,
     )
+    write_links(tx, scope_id=scope_id, plan=plan, model=model, now=now)
+    return pruned
+
+
+def write_links(tx: Tx, *, scope_id: str, plan: Plan, model: str, now: Any) -> None:
+    """Write a plan's entities, mentions, relations and review pairs (chunks or entries)."""
     if plan.mentions:
         tx.run(
             "documents/mentions",
@@ -367,7 +373,6 @@ def write(
         tx.run("documents/relations", scope_id=scope_id, now=now, rows=plan.relations)
     if plan.maybe_same:
         tx.run("entities/maybe_same", scope_id=scope_id, now=now, rows=plan.maybe_same)
-    return pruned
 
 
 def steps_json(steps: dict[str, dict[str, Any]]) -> str:

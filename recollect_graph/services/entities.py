@@ -24,7 +24,7 @@ from typing import Any
 from recollect_graph.db.client import Db, Tx
 from recollect_graph.errors import InvalidInput
 from recollect_graph.nlp.entities import normalize
-from recollect_graph.services.doc_pipeline import CandidateReader, Pipeline, Plan
+from recollect_graph.services.doc_pipeline import CandidateReader, Pipeline, Plan, write_links
 from recollect_graph.services.history import MAX_OFFSET
 from recollect_graph.services.records import in_range, native, now_utc, require_text
 
@@ -218,20 +218,8 @@ class Entities:
             pipeline.link_entities(plan, [str(r["id"]) for r in part], extractions, reader)
 
             def tx_fn(tx: Tx, plan: Plan = plan, part: list[dict[str, Any]] = part) -> None:
-                now = now_utc()
-                if plan.mentions:
-                    tx.run(
-                        "documents/mentions",
-                        scope_id=scope_id,
-                        model=pipeline.embedder.model_id,
-                        now=now,
-                        entities=plan.entities,
-                        rows=plan.mentions,
-                    )
-                if plan.relations:
-                    tx.run("documents/relations", scope_id=scope_id, now=now, rows=plan.relations)
-                if plan.maybe_same:
-                    tx.run("entities/maybe_same", scope_id=scope_id, now=now, rows=plan.maybe_same)
+                model = pipeline.embedder.model_id
+                write_links(tx, scope_id=scope_id, plan=plan, model=model, now=now_utc())
                 tx.run(
                     "entities/mark_indexed",
                     scope_id=scope_id,
