@@ -21,7 +21,7 @@ import contextlib
 import json
 import logging
 import uuid
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,7 +41,7 @@ from recollect_graph.services.doc_pipeline import (
     steps_json,
     write,
 )
-from recollect_graph.services.records import json_map, now_utc, one_of, require_text
+from recollect_graph.services.records import json_map, native, now_utc, one_of, require_text
 
 log = logging.getLogger(__name__)
 
@@ -524,8 +524,6 @@ class Documents:
 
 
 def _plain(row: Mapping[str, Any]) -> dict[str, Any]:
-    from recollect_graph.services.records import native
-
     out = {k: native(v) for k, v in row.items() if k != "embedding"}
     if isinstance(out.get("metadata"), str):
         with contextlib.suppress(ValueError):
@@ -538,8 +536,3 @@ def _run(row: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(out.get("step_details"), str):
         out["step_details"] = json.loads(out["step_details"])
     return out
-
-
-def ids_of(results: Iterable[IngestResult]) -> builtins.list[str]:
-    """The document ids of ingest results."""
-    return [r.document_id for r in results]
