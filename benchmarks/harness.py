@@ -15,7 +15,9 @@ from recollect_graph.models import ServerStatus
 
 
 @contextlib.contextmanager
-def bench_server() -> Iterator[tuple[Settings, LocalServer, ServerStatus]]:
+def bench_server(
+    heap_mb: int = 2048, pagecache_mb: int = 1024
+) -> Iterator[tuple[Settings, LocalServer, ServerStatus]]:
     """An embedded Neo4j in a temporary directory on a free port (2 GB heap, 1 GB page cache).
 
     The server watches this process, so an interrupted benchmark leaves no JVM behind.
@@ -28,8 +30,8 @@ def bench_server() -> Iterator[tuple[Settings, LocalServer, ServerStatus]]:
             bolt_port=free_port(),
             http_port=0,
             local_auth=False,
-            heap_mb=2048,
-            pagecache_mb=1024,
+            heap_mb=heap_mb,
+            pagecache_mb=pagecache_mb,
         )
         server = LocalServer(settings)
         status = server.start(progress=lambda m: print(m, file=sys.stderr), watch_pid=os.getpid())

@@ -109,6 +109,15 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--limit", type=int, default=10, help="hits per search (default 10)")
     ap.add_argument("--uri", help="use this Neo4j (NEO4J_USER/NEO4J_PASSWORD from the env)")
     ap.add_argument("--keep", action="store_true", help="with --uri: keep the scopes")
+    ap.add_argument(
+        "--runid",
+        help="scope suffix (default: random); with --uri --keep, a later run can --reuse them",
+    )
+    ap.add_argument(
+        "--reuse",
+        action="store_true",
+        help="with --uri and --runid: the conversations are already stored, search only",
+    )
     ap.add_argument("--no-baselines", action="store_true", help="only our search")
     ap.add_argument("--out", type=Path, default=None, help="results JSON path")
     ap.add_argument("--details", type=Path, default=None, help="per-question rankings (JSONL)")
@@ -228,7 +237,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     convs = le.load(args.data, samples)
     variants = [Variant(), *(Variant(w) for w in args.weights)]
     systems = [v.name for v in variants] + ([] if args.no_baselines else list(BASELINES))
-    runid = uuid.uuid4().hex[:6]
+    if args.reuse and not (args.uri and args.runid):
+        raise SystemExit("--reuse needs --uri and --runid")
+    runid = args.runid or uuid.uuid4().hex[:6]
     evidence = le.EvidenceStats()
     rows: dict[str, list[tuple[int, dict[str, float]]]] = {s: [] for s in systems}
     by_sample: dict[str, dict[str, list[tuple[int, dict[str, float]]]]] = {}
@@ -248,7 +259,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             scope = f"locomo-{conv.sample_id}-{runid}"
             scopes.append(scope)
             t0 = time.perf_counter()
-            n = store_conversation(rg, conv, scope, how)
+            n = len(conv.turns) if args.reuse else store_conversation(rg, conv, scope, how)
             secs = time.perf_counter() - t0
             ingest.append({"sample": conv.sample_id, "turns": n, "seconds": round(secs, 1)})
             log(f"{conv.sample_id}: stored {n} turns ({how}) in {secs:.1f} s")
@@ -288,7 +299,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 )
                 if (qi + 1) % 50 == 0 or qi + 1 == len(qs):
                     log(f"{conv.sample_id}: {qi + 1}/{len(qs)} questions")
-        if args.uri and not args.keep:
+        if args.uri and not args.keep and not args.reuse:
             for scope in scopes:
                 rg.query(
                     "MATCH (n) WHERE n.scope_id = $scope DETACH DELETE n",
