@@ -84,8 +84,23 @@ demo: setup
 	@echo "Stop it with: make stop"
 
 # Benchmarks (ratios against baselines run side by side; see docs/benchmarks.md).
+# make bench: the 10k and 100k suites (results/scale.json); make bench-1m: the 1M suite
+# (results/scale-1m.json, about an hour on 2 cores); make bench-report: growth table and plot.
+.PHONY: bench-1m bench-report
 bench: setup
-	$(BIN)/python benchmarks/bench_core.py --sizes 10000 100000
+	$(BIN)/pip install -q -e '.[bench]'
+	$(BIN)/python benchmarks/bench_scale.py --sizes 10000 100000
+	$(BIN)/python benchmarks/report.py
+
+bench-1m: setup
+	$(BIN)/pip install -q -e '.[bench]'
+	$(BIN)/python benchmarks/bench_scale.py --sizes 1000000 --ingest 0 --queries 100 \
+	    --slow-every 5 --max-sessions 2000 --no-extras --heap-mb 4096 --pagecache-mb 3072 \
+	    --out benchmarks/results/scale-1m.json
+	$(BIN)/python benchmarks/report.py
+
+bench-report:
+	$(BIN)/python benchmarks/report.py
 
 # Retrieval quality on a LoCoMo-format file (not shipped: pass its path), e.g.
 # make bench-locomo DATA=../shared/data/locomo-dev.json ARGS="--samples conv-26"

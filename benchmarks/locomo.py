@@ -363,6 +363,8 @@ _WEIGHT_FIELDS = (
     "w_strength",
     "w_quality",
     "w_usage",
+    "w_context",
+    "w_length",
     "search_candidates",
 )
 
