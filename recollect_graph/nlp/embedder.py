@@ -11,6 +11,7 @@ import json
 import logging
 import os
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -69,6 +70,10 @@ class Embedder:
         self._model: Any = None
         self._dim: int | None = None
         self._lock = threading.Lock()
+        #: Recent :meth:`embed_one` results by text (a context pack or a recall embeds the same
+        #: query for several lookups); 0 turns the cache off.
+        self.cache_size = 128
+        self._recent: OrderedDict[str, tuple[float, ...]] = OrderedDict()
 
     @property
     def model_id(self) -> str:
@@ -164,5 +169,22 @@ class Embedder:
         return [[float(x) for x in row] for row in arr]
 
     def embed_one(self, text: str) -> list[float]:
-        """Embed one text."""
-        return self.embed([text])[0]
+        """Embed one text (the last ``cache_size`` texts are remembered)."""
+        if self.cache_size <= 0:
+            return self.embed([text])[0]
+        with self._lock:
+            hit = self._recent.get(text)
+            if hit is not None:
+                self._recent.move_to_end(text)
+                return list(hit)
+        vec = self.embed([text])[0]
+        with self._lock:
+            self._recent[text] = tuple(vec)
+            while len(self._recent) > self.cache_size:
+                self._recent.popitem(last=False)
+        return vec
+
+    def clear_cache(self) -> None:
+        """Forget the remembered :meth:`embed_one` results."""
+        with self._lock:
+            self._recent.clear()
