@@ -260,9 +260,50 @@ def bench_ops(
     }
 
 
+def bench_vector_cost(rg: Recollect, pool: Pool, n: int = 4000, repeats: int = 2) -> dict[str, Any]:
+    """The same bulk writes with and without their vectors, alternating: what the vector index
+    costs per entry (bounds any bulk path with precomputed vectors)."""
+    idx, vecs = pool.batch("bench-vcost", 0, n)
+    rates: dict[str, list[float]] = {"with_vectors": [], "without_vectors": []}
+    for r in range(repeats):
+        for with_vec in (True, False) if r % 2 == 0 else (False, True):
+            scope = f"bench-vcost-{r}-{int(with_vec)}"
+            rows = (
+                {
+                    "id": f"{scope}-{j}",
+                    "content": pool.text(j, int(idx[j])),
+                    "tags": [],
+                    "embedding": vecs[j].tolist() if with_vec else None,
+                    "created_at": None,
+                }
+                for j in range(n)
+            )
+            t0 = time.perf_counter()
+            rg.db.write_batches(
+                "testing/bulk_entries",
+                rows,
+                batch_size=1000,
+                scope_id=scope,
+                owner_id="b",
+                model=pool.model,
+            )
+            rg.db.write("admin/await_indexes", timeout_s=600)
+            rates["with_vectors" if with_vec else "without_vectors"].append(
+                n / (time.perf_counter() - t0)
+            )
+    w, wo = (statistics.median(v) for v in rates.values())
+    return {
+        "entries": n,
+        "with_vectors_per_s": round(w, 1),
+        "without_vectors_per_s": round(wo, 1),
+        "ratio_with_to_without": round(w / wo, 3),
+    }
+
+
 def extras(rg: Recollect, pool: Pool, n_main: int, commits: int) -> dict[str, Any]:
     """Sweep, topic build and learner throughput, measured once."""
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = {"bulk_vector_cost": bench_vector_cost(rg, pool)}
+    print(json.dumps(out), file=sys.stderr)
     rg.import_(export_lines(pool, "bench-sweep", 0, 2000), batch_size=1000)
     t0 = time.perf_counter()
     res = rg.memories.in_scope("bench-sweep", "bench").sweep()
