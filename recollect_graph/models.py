@@ -186,7 +186,11 @@ class Edge(Record):
 
 
 class Signals(Record):
-    """Per-signal breakdown of a search hit (each in [0, 1])."""
+    """Per-signal breakdown of a search hit (each in [0, 1]).
+
+    ``brevity`` is the only signal that lowers a score: how short a conversation turn is (1 at 20
+    characters or fewer, 0 from 500; always 0 for other entries), weighted by ``w_length``.
+    """
 
     semantic: float = 0.0
     keyword: float = 0.0
@@ -195,6 +199,7 @@ class Signals(Record):
     quality: float = 0.0
     usage: float = 0.0
     context: float = 0.0
+    brevity: float = 0.0
 
 
 class Hit(Record):

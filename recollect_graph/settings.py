@@ -44,6 +44,7 @@ ENV_VARS: dict[str, str] = {
     "RECOLLECT_W_QUALITY": "w_quality",
     "RECOLLECT_W_USAGE": "w_usage",
     "RECOLLECT_W_CONTEXT": "w_context",
+    "RECOLLECT_W_LENGTH": "w_length",
     "RECOLLECT_SEARCH_CANDIDATES": "search_candidates",
     "RECOLLECT_DEDUP_THRESHOLD": "dedup_threshold",
     "RECOLLECT_AUTO_LINK_THRESHOLD": "auto_link_threshold",
@@ -90,9 +91,10 @@ class Settings(BaseModel):
         default_owner: Owner of ``rg.memories`` writes when none is given.
         fusion: How search combines signals: ``weighted`` (a weighted sum of normalised
             signals, Lore's method) or ``rrf`` (reciprocal rank fusion of the relevance signals).
-        w_semantic, w_keyword, w_graph, w_strength, w_quality, w_usage, w_context: Fusion
+        w_semantic, w_keyword, w_graph, w_strength, w_quality, w_usage, w_context, w_length: Fusion
             weights (``context``: conversation turns whose speaker or date the query names, and
-            the turn right after a matching question).
+            the turn right after a matching question; ``length``: what a conversation turn
+            loses for being short, in full at 20 characters or fewer, nothing from 500).
         search_candidates: Candidates taken from each index before fusion.
         dedup_threshold: Combined similarity (0.6 semantic + 0.4 keyword) at which a new memory
             is reported as a duplicate of an existing one.
@@ -136,6 +138,7 @@ class Settings(BaseModel):
     w_quality: float = Field(default=0.12, ge=0)
     w_usage: float = Field(default=0.03, ge=0)
     w_context: float = Field(default=0.20, ge=0)
+    w_length: float = Field(default=0.20, ge=0)
     search_candidates: int = Field(default=100, ge=10, le=5000)
     dedup_threshold: float = Field(default=0.85, gt=0, le=1)
     auto_link_threshold: float = Field(default=0.85, gt=0, le=1)

@@ -1,26 +1,46 @@
 // Purpose: hybrid retrieval candidates for a scope: the top $k of the native vector index and the
-//   top $k of the full-text index (Lucene query $lucene, skipped when null), merged per entry and
-//   filtered. Scores: semantic is the raw cosine similarity to the query vector (from the index
-//   for vector hits, computed for keyword-only hits); keyword is the Lucene score (0 when the entry did not match the text).
+//   top $k of the full-text index, merged per entry and filtered. The vector query is $vector, or
+//   $vector_unnamed (the query with its $names replaced) when every one of the $names is a
+//   speaker of the scope's hits for $vector. The full-text query ORs $terms,
+//   leaving out the $names that are speakers of the scope's vector hits (a participant's name
+//   says who, not what); $lucene (the same terms, all of them) when that leaves none, and no
+//   full-text search when it is null. Scores: semantic is the raw cosine similarity to the query
+//   vector (from the index for vector hits, computed for keyword-only hits); keyword is the
+//   Lucene score (0 when the entry did not match the text).
 //   Current entries only unless asked: not retired (superseded), not soft-deleted, valid now; with
 //   $as_of, what was believed and valid at that moment.
-// Params: $vector (list of floats), $lucene (string or null), $k (int), $scope_id (string), $entry_types (list or null), $tags (list or null), $source_types (list or null), $created_after (datetime or null), $as_of (datetime or null), $include_superseded (bool), $include_deleted (bool), $now (datetime)
+// Params: $vector (list of floats), $vector_unnamed (list of floats or null), $lucene (string or null), $terms (list of escaped lower-case words), $names (list of lower-case names), $k (int), $scope_id (string), $entry_types (list or null), $tags (list or null), $source_types (list or null), $created_after (datetime or null), $as_of (datetime or null), $include_superseded (bool), $include_deleted (bool), $now (datetime)
 // Returns: id, created_at, last_accessed_at, half_life_days, access_count, emotional_valence,
 //   confidence, pinned, score (what fusion needs), semantic (float), keyword (float), vector_hit (bool),
 //   window (int: how many vector hits the index gave before filtering; k means it may have more),
-//   speaker (string or null), valid_from (datetime or null): for conversation turns
+//   speaker (string or null), valid_from (datetime or null), length (int: characters of content),
+//   unnamed (bool: the scores are for $vector_unnamed)
 CALL () {
   CALL db.index.vector.queryNodes('entry_embedding', $k, $vector) YIELD node, score
-  RETURN node AS e, true AS vhit, 2 * score - 1 AS sem, 0.0 AS kw
-  UNION ALL
-  WITH $lucene AS q WHERE q IS NOT NULL
-  CALL db.index.fulltext.queryNodes('entry_text', q, {limit: $k}) YIELD node, score
-  RETURN node AS e, false AS vhit, null AS sem, score AS kw
+  RETURN collect({e: node, vhit: true, sem: 2 * score - 1, kw: 0.0}) AS vfound
 }
-WITH collect({e: e, vhit: vhit, sem: sem, kw: kw}) AS found
-WITH found, size([x IN found WHERE x.vhit]) AS window
+WITH vfound, [x IN vfound WHERE x.e.scope_id = $scope_id AND x.e.speaker IS NOT NULL
+              | split(toLower(x.e.speaker), ' ')[0]] AS speakers
+WITH vfound, speakers, $vector_unnamed IS NOT NULL AND size($names) > 0
+                       AND all(n IN $names WHERE n IN speakers) AS unnamed
+CALL (unnamed) {
+  WITH unnamed WHERE unnamed
+  CALL db.index.vector.queryNodes('entry_embedding', $k, $vector_unnamed) YIELD node, score
+  RETURN collect({e: node, vhit: true, sem: 2 * score - 1, kw: 0.0}) AS vfound2
+}
+WITH CASE WHEN unnamed THEN vfound2 ELSE vfound END AS vfound, unnamed,
+     [w IN $terms WHERE NOT (w IN $names AND w IN speakers)] AS kept
+WITH vfound, unnamed,
+     CASE WHEN size(kept) > 0 THEN reduce(q = head(kept), w IN tail(kept) | q + ' ' + w)
+          ELSE $lucene END AS q
+CALL (q) {
+  WITH q WHERE q IS NOT NULL
+  CALL db.index.fulltext.queryNodes('entry_text', q, {limit: $k}) YIELD node, score
+  RETURN collect({e: node, vhit: false, sem: null, kw: score}) AS kfound
+}
+WITH vfound + kfound AS found, size(vfound) AS window, unnamed
 UNWIND found AS x
-WITH window, x.e AS e, max(x.kw) AS keyword, max(x.sem) AS sem,
+WITH window, unnamed, x.e AS e, max(x.kw) AS keyword, max(x.sem) AS sem,
      any(v IN collect(x.vhit) WHERE v) AS vector_hit
 WHERE e.scope_id = $scope_id
   AND ($entry_types IS NULL OR e.entry_type IN $entry_types)
@@ -41,5 +61,8 @@ RETURN e.id AS id, e.created_at AS created_at, e.last_accessed_at AS last_access
        e.half_life_days AS half_life_days, e.access_count AS access_count,
        e.emotional_valence AS emotional_valence, e.confidence AS confidence, e.pinned AS pinned,
        e.score AS score,
-       coalesce(sem, 2 * vector.similarity.cosine(e.embedding, $vector) - 1) AS semantic,
-       keyword, vector_hit, window, e.speaker AS speaker, e.valid_from AS valid_from
+       coalesce(sem, 2 * vector.similarity.cosine(e.embedding,
+                                               CASE WHEN unnamed THEN $vector_unnamed ELSE $vector END) - 1)
+         AS semantic,
+       keyword, vector_hit, window, e.speaker AS speaker, e.valid_from AS valid_from,
+       size(e.content) AS length, unnamed

@@ -3,15 +3,20 @@
 1. Candidates: the top ``search_candidates`` of the ``entry_embedding`` vector index and of the
    ``entry_text`` full-text index, filtered to the scope and to what is current (or believed
    ``as_of`` a moment). Each gets its cosine to the query (semantic) and its Lucene score,
-   normalised by the best one (keyword).
+   normalised by the best one (keyword). The full-text query is the query's content words (no
+   stop words) less the names of the scope's speakers; when every name the query mentions is a
+   speaker, the vector side uses the query with the names replaced by "they"
+   (:mod:`.search_text`).
 2. Relevance: ``w_semantic*semantic + w_keyword*keyword`` (or reciprocal-rank fusion).
 3. Graph: entries within ``hops`` edges of the best hits, or sharing entities with them, get
    ``graph = seed relevance x edge weights``; neighbours that were not candidates join the results.
 4. Final score: relevance plus ``w_graph*graph + w_strength*strength + w_quality*score/10 +
    w_usage*log2(1+uses)/log2(101) + w_context*context``, where ``context`` (conversation turns)
    is 0.5 when the query names the turn's speaker, up to 1 when it names the turn's date, and
-   1.5 x the question's relevance for the turn right after a matching question (capped at 1).
-   Every hit carries this breakdown.
+   1.5 x the question's relevance for the turn right after a matching question (capped at 1);
+   a conversation turn loses ``w_length x (1 - substance)``, its substance rising (log-scaled)
+   from 0 at 20 characters to 1 at 500: short turns ("Thanks!") rarely hold a fact.
+   Every hit carries this breakdown (``brevity`` is the length term).
 5. Every returned entry's ``access_count`` goes up by one and ``last_accessed_at`` is set; a stale
    entry wakes up as ``observed``.
 """
@@ -38,6 +43,7 @@ from recollect_graph.services.records import (
     now_utc,
     require_text,
 )
+from recollect_graph.services.search_text import keyword_terms, substance, without_names
 from recollect_graph.settings import Settings
 
 _WORD = re.compile(r"[\w][\w.\-]*[\w]|\w", re.UNICODE)
@@ -118,10 +124,18 @@ class Search:
         hops = int(in_range(hops, "hops", 0, 3))
         min_score = in_range(min_score, "min_score", 0, 10)
         now = now_utc()
-        vector = self.embedder.embed_one(query)
+        terms, names = keyword_terms(query)
+        unnamed_text = without_names(query, names)
+        if unnamed_text:
+            vector, vector_unnamed = self.embedder.embed([query, unnamed_text])
+        else:
+            vector, vector_unnamed = self.embedder.embed_one(query), None
         params: dict[str, Any] = {
             "vector": vector,
-            "lucene": lucene_query(query),
+            "vector_unnamed": vector_unnamed,
+            "lucene": " ".join(terms) or None,
+            "terms": terms,
+            "names": names,
             "scope_id": scope_id,
             "entry_types": list(entry_types) if entry_types else None,
             "tags": list(tags) if tags else None,
@@ -134,6 +148,8 @@ class Search:
         }
         cues_ = conversation_cues(query)
         cands = self._candidates(params, limit)
+        if cands and cands[0].get("unnamed"):
+            vector = vector_unnamed or vector
         scored = self._relevance(cands)
         graph: dict[str, tuple[float, str]] = {}
         if hops > 0 and scored:
@@ -236,6 +252,7 @@ class Search:
             quality = float(row["score"] if row.get("score") is not None else 5.0) / 10.0
             usage = usage_signal(int(row.get("access_count") or 0))
             ctx = context_signal(row, via, g, cues_)
+            brevity = 1.0 - substance(row.get("length")) if row.get("speaker") else 0.0
             score = (
                 c["relevance"]
                 + s.w_graph * g
@@ -243,8 +260,9 @@ class Search:
                 + s.w_quality * quality
                 + s.w_usage * usage
                 + s.w_context * ctx
+                - s.w_length * brevity
             )
-            ranked.append((round(score, 4), eid, c, g, via, strength, quality, usage, ctx))
+            ranked.append((round(score, 4), eid, c, g, via, strength, quality, usage, ctx, brevity))
         ranked.sort(key=lambda t: (-t[0], t[1]))
         top = [t for t in ranked if t[0] >= min_score][:limit]
         full = (
@@ -258,7 +276,7 @@ class Search:
             else {}
         )
         hits: list[Hit] = []
-        for score, eid, c, g, via, strength, quality, usage, ctx in top:
+        for score, eid, c, g, via, strength, quality, usage, ctx, brevity in top:
             if eid not in full:
                 continue
             sig = Signals(
@@ -269,6 +287,7 @@ class Search:
                 quality=round(quality, 4),
                 usage=round(usage, 4),
                 context=round(ctx, 4),
+                brevity=round(brevity, 4),
             )
             hits.append(
                 Hit(

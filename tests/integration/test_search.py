@@ -184,7 +184,10 @@ def test_search_uses_the_native_indexes(
     q = cypher("search/candidates")
     params = {
         "vector": rg.embedder.embed_one("cache"),
+        "vector_unnamed": None,
         "lucene": "cache",
+        "terms": ["cache"],
+        "names": [],
         "k": 50,
         "scope_id": scope_id,
         "entry_types": None,
@@ -210,3 +213,28 @@ def test_search_uses_the_native_indexes(
     text = "\n".join(ops)
     assert "db.index.vector.queryNodes" in text and "db.index.fulltext.queryNodes" in text
     assert "AllNodesScan" not in text and "NodeByLabelScan" not in text
+
+
+def test_a_question_about_a_speaker_finds_what_they_said(rg: Recollect, scope_id: str) -> None:
+    turns = [
+        {"id": "t1", "speaker": "Gina", "text": "Go get 'em, Jon!"},
+        {"id": "t2", "speaker": "Jon", "text": "Hey Gina, how's it going?"},
+        {
+            "id": "t3",
+            "speaker": "Jon",
+            "text": "Lately I unwind by running along the river every evening; it clears my "
+            "head after a long day at the studio.",
+        },
+        {"id": "t4", "speaker": "Gina", "text": "I opened an online clothing store last month."},
+    ]
+    rg.sessions.add_turns("chat-1", turns, scope_id=scope_id, owner_id="kai")
+    hits = rg.search("What does Jon do to relax?", scope_id=scope_id, touch=False)
+    assert hits[0].entry.source_id == "t3"
+    # the speaker's name is left out of the full-text query: greeting him by name is no match
+    assert all(h.signals.keyword == 0.0 for h in hits if h.entry.source_id in ("t1", "t2"))
+    # short turns carry little: their brevity is reported (1 at 20 characters or fewer, falling
+    # to 0 at 500) and lowers them
+    by_id = {h.entry.source_id: h for h in hits}
+    assert 0.0 < by_id["t3"].signals.brevity < 0.6
+    short = [h for h in hits if len(h.entry.content) <= 20]
+    assert short and all(h.signals.brevity == 1.0 for h in short)

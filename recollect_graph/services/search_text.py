@@ -1,0 +1,100 @@
+"""Query-side text processing for search: the full-text terms and the substance of a turn.
+
+* :func:`keyword_terms`: the words of a query minus function words (spaCy's English stop words:
+  question words, auxiliaries, pronouns, prepositions; Neo4j's full-text analyser keeps stop
+  words, so "what did she do" would otherwise match most of a conversation), escaped for Lucene,
+  and the names it mentions: search leaves out the names that are speakers in the scope (a
+  participant's name says who, not what, and the context signal already covers it).
+* :func:`without_names`: the query with those names replaced by "they", embedded as well: when
+  every name it mentions is a speaker in the scope, search takes its vector hits and semantic
+  similarity from that vector.
+* :func:`substance`: how much a conversation turn can carry, from its length: short turns
+  ("Thanks!", "Go get 'em, Jon!") rarely hold a fact.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from spacy.lang.en.stop_words import STOP_WORDS
+
+from recollect_graph.nlp.when import MONTHS, SEASONS, WEEKDAYS
+
+_WORD = re.compile(r"[\w][\w.\-]*[\w]|\w", re.UNICODE)
+_LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
+_NAME = re.compile(r"\b[A-Z][a-z]{1,20}\b")
+_NAME_POSSESSIVE = re.compile(r"\b([A-Z][a-z]{1,20})\b(?:'s\b)?")
+#: Capitalised words that are dates, not names.
+_CALENDAR = frozenset([*MONTHS, *WEEKDAYS, *SEASONS])
+
+#: Function words dropped from the full-text query: spaCy's English stop words (question words,
+#: auxiliaries, pronouns, prepositions, vague verbs and quantifiers) and contraction fragments.
+QUERY_STOP = frozenset(STOP_WORDS) | frozenset(
+    [
+        "s",
+        "t",
+        "d",
+        "ll",
+        "m",
+        "re",
+        "ve",
+        "don",
+        "didn",
+        "doesn",
+        "isn",
+        "aren",
+        "wasn",
+        "weren",
+        "hasn",
+        "haven",
+        "hadn",
+        "won",
+        "couldn",
+    ]
+)
+#: Substance of a turn: 0 at or below this many characters ...
+SHORT_TURN = 20
+#: ... 1 at or above this many (log-scaled in between).
+FULL_TURN = 500
+
+
+def keyword_terms(text: str) -> tuple[list[str], list[str]]:
+    """The full-text terms of a search query and the names it mentions.
+
+    Returns:
+        ``(terms, names)``: the query's words, lower-cased, escaped for Lucene and de-duplicated,
+        minus function words (all of them when nothing else is left; empty if the text has no
+        words), and the capitalised names among them, lower-cased. Search OR-s the terms, leaving
+        out the names that are speakers in the scope.
+    """
+    words = [w.lower() for w in _WORD.findall(text)]
+    content = [w for w in words if w not in QUERY_STOP]
+    if not content:
+        content = [w for w in words if w not in ("and", "or", "not", "to")]
+    terms = [_LUCENE_SPECIAL.sub(r"\\\1", w) for w in dict.fromkeys(content)]
+    names = sorted({n.lower() for n in _NAME.findall(text)} & set(terms) - _CALENDAR)
+    return terms, names
+
+
+def without_names(text: str, names: list[str]) -> str | None:
+    """The text with each of ``names`` (and its possessive) replaced by "they".
+
+    Embedding a question about a participant without the name matches what the participant
+    said rather than every turn that greets them by name. ``None`` when there is nothing to
+    replace.
+    """
+    if not names:
+        return None
+    wanted = set(names)
+    out = _NAME_POSSESSIVE.sub(
+        lambda m: "they" if m.group(1).lower() in wanted else m.group(0), text
+    )
+    return out if out != text else None
+
+
+def substance(length: int | None) -> float:
+    """A turn's substance in [0, 1]: log-scaled length, 0 up to 20 characters, 1 from 500."""
+    if not length or length <= SHORT_TURN:
+        return 0.0
+    return min(1.0, math.log(length / SHORT_TURN) / math.log(FULL_TURN / SHORT_TURN))

@@ -1,0 +1,45 @@
+"""Query-side text processing of search: full-text terms, names, the unnamed query, substance."""
+
+from __future__ import annotations
+
+import pytest
+
+from recollect_graph.services.search_text import keyword_terms, substance, without_names
+
+
+def test_function_words_are_dropped_and_names_found() -> None:
+    terms, names = keyword_terms("What do Jon and Gina both have in common?")
+    assert terms == ["jon", "gina", "common"]
+    assert names == ["gina", "jon"]
+
+
+def test_terms_are_escaped_and_deduplicated() -> None:
+    terms, names = keyword_terms("ZQX-7731 (billing) billing")
+    assert terms == ["zqx\\-7731", "billing"]
+    assert names == []
+
+
+def test_a_query_of_function_words_keeps_them_and_no_words_gives_nothing() -> None:
+    assert keyword_terms("what is it")[0] == ["what", "is", "it"]
+    assert keyword_terms("AND OR NOT")[0] == []
+    assert keyword_terms("?!") == ([], [])
+
+
+def test_calendar_words_are_not_names() -> None:
+    _, names = keyword_terms("Did Caroline paint on Monday in June?")
+    assert names == ["caroline"]
+
+
+def test_without_names_replaces_names_and_possessives() -> None:
+    q = "What do Melanie's kids like?"
+    assert without_names(q, ["melanie"]) == "What do they kids like?"
+    assert without_names(q, []) is None
+    assert without_names(q, ["gina"]) is None
+
+
+@pytest.mark.parametrize(
+    ("length", "expected"),
+    [(None, 0.0), (0, 0.0), (20, 0.0), (100, 0.5), (500, 1.0), (5000, 1.0)],
+)
+def test_substance_is_log_scaled_length(length: int | None, expected: float) -> None:
+    assert substance(length) == pytest.approx(expected, abs=0.01)
