@@ -35,7 +35,8 @@ from recollect_graph.nlp.entities import EntityExtractor
 from recollect_graph.nlp.spacy_loader import SpacyLoader
 from recollect_graph.services.access import Access, Recommendations
 from recollect_graph.services.consolidation import Consolidation
-from recollect_graph.services.context_pack import ContextPack, Pack
+from recollect_graph.services.context_pack import ContextPack
+from recollect_graph.services.context_packing import Pack
 from recollect_graph.services.contradictions import ContradictionResult, Contradictions
 from recollect_graph.services.documents import Documents
 from recollect_graph.services.entities import Entities

@@ -11,7 +11,8 @@ from click.testing import CliRunner
 
 from recollect_graph import Recollect
 from recollect_graph.cli.context_cmd import context_cmd, recommend_cmd
-from recollect_graph.services.context_pack import ContextPack, Pack, TokenCounter
+from recollect_graph.services.context_pack import ContextPack
+from recollect_graph.services.context_packing import Pack, TokenCounter
 from recollect_graph.services.search import Search
 from recollect_graph.settings import Settings
 

@@ -10,17 +10,19 @@ import pytest
 from recollect_graph.errors import InvalidInput
 from recollect_graph.nlp.embedder import resolve_model_path
 from recollect_graph.services.context_pack import (
-    MARKER,
     ContextPack,
-    Item,
-    Packer,
-    TokenCounter,
     _chunk_prefix,
     _entity_item,
     _entry_prefix,
     _merge,
     _related_item,
     _relation_item,
+)
+from recollect_graph.services.context_packing import (
+    MARKER,
+    Item,
+    Packer,
+    TokenCounter,
 )
 
 BUDGETS = [1, 2, 3, 5, 8, 13, 20, 21, 30, 34, 50, 55, 89, 100, 144, 200, 233, 377, 500, 610]
