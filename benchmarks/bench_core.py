@@ -86,15 +86,24 @@ def make_vectors(
 
 
 def bulk_load(
-    rg: Recollect, scope: str, texts: list[str], vecs: np.ndarray, start: int, end: int
+    rg: Recollect,
+    scope: str,
+    texts: list[str],
+    vecs: np.ndarray,
+    start: int,
+    end: int,
+    *,
+    with_vectors: bool = True,
+    batch_size: int = 5000,
 ) -> float:
+    """Bulk-create entries ``start..end`` with precomputed vectors (or none); entries/s."""
     now = datetime.now(UTC)
     rows = (
         {
             "id": f"{scope}-{j}",
             "content": texts[j],
             "tags": [datagen.TAGS[j % len(datagen.TAGS)]],
-            "embedding": vecs[j].tolist(),
+            "embedding": vecs[j].tolist() if with_vectors else None,
             "created_at": now,
         }
         for j in range(start, end)
@@ -103,7 +112,7 @@ def bulk_load(
     rg.db.write_batches(
         "testing/bulk_entries",
         rows,
-        batch_size=5000,
+        batch_size=batch_size,
         scope_id=scope,
         owner_id="bench",
         model=rg.embedder.model_id,

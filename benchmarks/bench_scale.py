@@ -43,7 +43,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks import datagen
-from benchmarks.bench_core import bench_contradiction, bench_ingest, pct
+from benchmarks.bench_core import bench_contradiction, bench_ingest, bulk_load, pct
 from benchmarks.bench_recall import PoolEmbedder, session_turns
 from benchmarks.harness import bench_server
 from benchmarks.scale_data import (
@@ -264,33 +264,21 @@ def bench_vector_cost(rg: Recollect, pool: Pool, n: int = 4000, repeats: int = 2
     """The same bulk writes with and without their vectors, alternating: what the vector index
     costs per entry (bounds any bulk path with precomputed vectors)."""
     idx, vecs = pool.batch("bench-vcost", 0, n)
+    texts = [pool.text(j, int(i)) for j, i in enumerate(idx)]
     rates: dict[str, list[float]] = {"with_vectors": [], "without_vectors": []}
     for r in range(repeats):
         for with_vec in (True, False) if r % 2 == 0 else (False, True):
-            scope = f"bench-vcost-{r}-{int(with_vec)}"
-            rows = (
-                {
-                    "id": f"{scope}-{j}",
-                    "content": pool.text(j, int(idx[j])),
-                    "tags": [],
-                    "embedding": vecs[j].tolist() if with_vec else None,
-                    "created_at": None,
-                }
-                for j in range(n)
-            )
-            t0 = time.perf_counter()
-            rg.db.write_batches(
-                "testing/bulk_entries",
-                rows,
+            rate = bulk_load(
+                rg,
+                f"bench-vcost-{r}-{int(with_vec)}",
+                texts,
+                vecs,
+                0,
+                n,
+                with_vectors=with_vec,
                 batch_size=1000,
-                scope_id=scope,
-                owner_id="b",
-                model=pool.model,
             )
-            rg.db.write("admin/await_indexes", timeout_s=600)
-            rates["with_vectors" if with_vec else "without_vectors"].append(
-                n / (time.perf_counter() - t0)
-            )
+            rates["with_vectors" if with_vec else "without_vectors"].append(rate)
     w, wo = (statistics.median(v) for v in rates.values())
     return {
         "entries": n,

@@ -14,6 +14,7 @@ indexes span every scope).
 from __future__ import annotations
 
 import random
+import zlib
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -23,6 +24,7 @@ import numpy as np
 from benchmarks import datagen
 from recollect_graph import Recollect
 from recollect_graph.models import ENTRY_TYPES
+from recollect_graph.services.changes import claim_rows as rows_of
 from recollect_graph.services.records import content_hash, entry_id
 
 MAIN = "bench"
@@ -69,7 +71,7 @@ class Pool:
         vecs = np.empty((end - start, self.dims), dtype=np.float32)
         pos = 0
         for b in range(start // BATCH, (end - 1) // BATCH + 1):
-            rng = np.random.default_rng([zlib_seed(scope), b])
+            rng = batch_rng(scope, b)
             bi = rng.integers(0, len(self.texts), size=BATCH)
             noise = rng.normal(0, 0.015, size=(BATCH, self.dims)).astype(np.float32)
             lo, hi = max(start, b * BATCH), min(end, (b + 1) * BATCH)
@@ -90,11 +92,9 @@ class Pool:
         return vecs, [self.text(j, int(i)) for j, i in enumerate(idx)]
 
 
-def zlib_seed(scope: str) -> int:
-    """A stable integer seed for a scope name."""
-    import zlib
-
-    return zlib.crc32(scope.encode())
+def batch_rng(scope: str, batch: int) -> np.random.Generator:
+    """The generator of one batch of a scope: pool indexes are its first draw, noise the second."""
+    return np.random.default_rng([zlib.crc32(scope.encode()), batch])
 
 
 def entry_key(scope: str, text: str) -> str:
@@ -168,8 +168,6 @@ def export_lines(pool: Pool, scope: str, start: int, end: int) -> Iterator[dict[
 
 def claim_rows(pool: Pool, scope: str, start: int, end: int) -> Iterator[dict[str, Any]]:
     """Claim rows of the scope's entries ``start..end`` (the claims of their pool texts)."""
-    from recollect_graph.services.changes import claim_rows as rows_of
-
     for b0 in range(start, end, BATCH):
         b1 = min(end, b0 + BATCH)
         idx, _ = pool.batch(scope, b0, b1)
@@ -180,9 +178,10 @@ def claim_rows(pool: Pool, scope: str, start: int, end: int) -> Iterator[dict[st
 
 
 def entry_ids(pool: Pool, scope: str, picks: list[int]) -> list[str]:
-    """Ids of the scope's entries at the given positions."""
+    """Ids of the scope's entries at the given positions (pool indexes only, no vectors)."""
     out = []
     for j in picks:
-        idx, _ = pool.batch(scope, j, j + 1)
-        out.append(entry_key(scope, pool.text(j, int(idx[0]))))
+        b = j // BATCH
+        i = int(batch_rng(scope, b).integers(0, len(pool.texts), size=BATCH)[j - b * BATCH])
+        out.append(entry_key(scope, pool.text(j, i)))
     return out
