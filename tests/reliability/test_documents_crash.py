@@ -54,6 +54,13 @@ def write_docs(folder: Path, n: int = N_DOCS) -> None:
         (folder / f"runbook-{i:02d}.md").write_text(text)
 
 
+def _folder_and_scope(tmp_path: Path, name: str, prefix: str) -> tuple[Path, str]:
+    """A folder of the test runbooks under ``tmp_path`` and a fresh scope name."""
+    folder = tmp_path / name
+    write_docs(folder)
+    return folder, f"{prefix}-{uuid.uuid4().hex[:8]}"
+
+
 def _docs(rg: Recollect, scope: str) -> dict[str, dict[str, Any]]:
     """Each document of the scope by source id: id, status, chunk_count, held chunks, content."""
     rows = rg.query(
@@ -88,9 +95,7 @@ def client(crashable: Crashable, rg: Recollect) -> Iterator[Recollect]:
 @pytest.fixture
 def reference(rg: Recollect, tmp_path: Path) -> dict[str, dict[str, Any]]:
     """An uninterrupted ingest of the same folder (on the session's server): the expected state."""
-    folder = tmp_path / "ref"
-    write_docs(folder)
-    scope = f"doc-ref-{uuid.uuid4().hex[:8]}"
+    folder, scope = _folder_and_scope(tmp_path, "ref", "doc-ref")
     report = rg.documents.ingest_path(folder, owner_id="kai", scope_id=scope)
     assert report.totals()["created"] == N_DOCS
     return _docs(rg, scope)
@@ -163,9 +168,7 @@ def test_ingest_killed_after_a_document_is_opened(
     reference: dict[str, dict[str, Any]],
     tmp_path: Path,
 ) -> None:
-    folder = tmp_path / "docs"
-    write_docs(folder)
-    scope = f"crash-docs-{uuid.uuid4().hex[:8]}"
+    folder, scope = _folder_and_scope(tmp_path, "docs", "crash-docs")
     r = client
     done = _recorded(r)
     write = r.db.write
@@ -203,9 +206,7 @@ def test_ingest_killed_while_a_commit_is_in_flight(
     reference: dict[str, dict[str, Any]],
     tmp_path: Path,
 ) -> None:
-    folder = tmp_path / "docs"
-    write_docs(folder)
-    scope = f"crash-docs-tx-{uuid.uuid4().hex[:8]}"
+    folder, scope = _folder_and_scope(tmp_path, "docs", "crash-docs-tx")
     r = client
     done = _recorded(r)
     write_tx: Callable[[Any], Any] = r.db.write_tx
