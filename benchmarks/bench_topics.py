@@ -34,8 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.harness import bench_server
 from recollect_graph import Recollect
-from recollect_graph.services.records import content_hash
-from recollect_graph.services.topics import Topics
+from recollect_graph.services.kernel.hashing import content_hash
+from recollect_graph.services.topics.service import Topics
 
 SCOPE = "bench-topics"
 _SYL = ["ka", "lo", "mi", "ne", "ru", "ta", "vo", "zi", "pe", "shu", "dra", "gen", "mor", "tix"]

@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.harness import bench_server
 from recollect_graph import Recollect
-from recollect_graph.services import transcripts
+from recollect_graph.services.sessions import transcripts
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests" / "data" / "agent_transcripts"

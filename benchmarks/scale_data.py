@@ -23,9 +23,10 @@ import numpy as np
 
 from benchmarks import datagen
 from recollect_graph import Recollect
+from recollect_graph.ids import entry_id
 from recollect_graph.models import ENTRY_TYPES
-from recollect_graph.services.changes import claim_rows as rows_of
-from recollect_graph.services.records import content_hash, entry_id
+from recollect_graph.services.claims.changes import claim_rows as rows_of
+from recollect_graph.services.kernel.hashing import content_hash
 
 MAIN = "bench"
 OTHERS = tuple(f"bench-other-{k}" for k in range(9))

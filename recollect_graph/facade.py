@@ -33,22 +33,22 @@ from recollect_graph.nlp.claims import CLAIM_EXCLUDE, ClaimExtractor
 from recollect_graph.nlp.embedder import Embedder
 from recollect_graph.nlp.entities import EntityExtractor
 from recollect_graph.nlp.spacy_loader import SpacyLoader
-from recollect_graph.services.access import Access, Recommendations
-from recollect_graph.services.consolidation import Consolidation
-from recollect_graph.services.context_pack import ContextPack
-from recollect_graph.services.context_packing import Pack
-from recollect_graph.services.contradictions import ContradictionResult, Contradictions
-from recollect_graph.services.documents import Documents
-from recollect_graph.services.entities import Entities
-from recollect_graph.services.entries import Knowledge
-from recollect_graph.services.invariants import Invariants
-from recollect_graph.services.memories import Memories
-from recollect_graph.services.recall import Recall
-from recollect_graph.services.search import Search
-from recollect_graph.services.sessions import Sessions
-from recollect_graph.services.stats import Stats
-from recollect_graph.services.topics import Topics
-from recollect_graph.services.transfer import Transfer
+from recollect_graph.services.admin.invariants import Invariants
+from recollect_graph.services.admin.stats import Stats
+from recollect_graph.services.claims.contradictions import ContradictionResult, Contradictions
+from recollect_graph.services.context.budget import Pack
+from recollect_graph.services.context.builder import ContextPack
+from recollect_graph.services.documents.service import Documents
+from recollect_graph.services.entities.service import Entities
+from recollect_graph.services.knowledge.access import Access, Recommendations
+from recollect_graph.services.knowledge.consolidation import Consolidation
+from recollect_graph.services.knowledge.entries import Knowledge
+from recollect_graph.services.memories.service import Memories
+from recollect_graph.services.search.hybrid import Search
+from recollect_graph.services.sessions.recall import Recall
+from recollect_graph.services.sessions.service import Sessions
+from recollect_graph.services.topics.service import Topics
+from recollect_graph.services.transfer.service import Transfer
 from recollect_graph.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -184,7 +184,7 @@ class Recollect:
     def remember(self, content: str, *, scope_id: str, owner_id: str, **opts: Any) -> Entry:
         """Store one entry, embedded and searchable when this returns.
 
-        See :meth:`recollect_graph.services.entries.Knowledge.remember` for every option.
+        See :meth:`recollect_graph.services.knowledge.entries.Knowledge.remember` for every option.
 
         Example:
             >>> rg.remember("We chose Vite over webpack", scope_id="app", owner_id="kai",
@@ -232,7 +232,7 @@ class Recollect:
     def search(self, query: str, *, scope_id: str, **opts: Any) -> list[Hit]:
         """Hybrid search with a per-signal breakdown on every hit.
 
-        See :meth:`recollect_graph.services.search.Search.search` for every option.
+        See :meth:`recollect_graph.services.search.hybrid.Search.search` for every option.
         """
         hits = self._search.search(query, scope_id=scope_id, **opts)
         if opts.get("touch", True) and hits:
@@ -347,7 +347,7 @@ class Recollect:
     ) -> RecallResult:
         """Resolve a vague memory of a past session into ranked candidates (or probes).
 
-        See :meth:`recollect_graph.services.recall.Recall.recall`.
+        See :meth:`recollect_graph.services.sessions.recall.Recall.recall`.
 
         Example:
             >>> r = rg.recall("the session where the CI cache drove me nuts", scope_id="me")
@@ -410,7 +410,7 @@ class Recollect:
     ) -> dict[str, list[dict[str, Any]]]:
         """Every orphan and invariant violation in the graph (or one scope), with the ids.
 
-        See :mod:`recollect_graph.services.invariants` for the checks. Read-only.
+        See :mod:`recollect_graph.services.admin.invariants` for the checks. Read-only.
 
         Example:
             >>> bad = {k: v for k, v in rg.check_invariants("app").items() if v}  # doctest: +SKIP
@@ -428,7 +428,7 @@ class Recollect:
     def export(self, scope_id: str, *, page_size: int = 500) -> Iterator[dict[str, Any]]:
         """Every node and relationship of a scope as export-format lines (streamed in pages).
 
-        See :mod:`recollect_graph.services.transfer` for the format.
+        See :mod:`recollect_graph.services.transfer.service` for the format.
 
         Example:
             >>> with open("app.jsonl", "w") as f:  # doctest: +SKIP
@@ -449,7 +449,7 @@ class Recollect:
         """Import an export into its scope or ``scope_id`` (idempotent, atomic per batch).
 
         ``keep_ids`` defaults to keeping ids in the exported scope and remapping them in another.
-        See :meth:`recollect_graph.services.transfer.Transfer.import_`.
+        See :meth:`recollect_graph.services.transfer.service.Transfer.import_`.
         """
         return self._transfer().import_(
             lines, scope_id=scope_id, keep_ids=keep_ids, batch_size=batch_size, progress=progress
@@ -458,7 +458,7 @@ class Recollect:
     def stats(self, scope_id: str | None = None) -> dict[str, Any]:
         """Counts per label and relationship type, waiting work, index states, store size.
 
-        See :meth:`recollect_graph.services.stats.Stats.stats`.
+        See :meth:`recollect_graph.services.admin.stats.Stats.stats`.
 
         Example:
             >>> rg.stats("app")["labels"]  # doctest: +SKIP

@@ -131,7 +131,7 @@ class Entry(Record):
     """One unit of knowledge. A Lore memory is an entry with a ``title``.
 
     Lifecycle fields follow Recollect: ``strength`` and the effective ``confidence_state`` are
-    computed at read time (see :mod:`recollect_graph.services.lifecycle`).
+    computed at read time (see :mod:`recollect_graph.services.knowledge.lifecycle`).
     """
 
     id: str

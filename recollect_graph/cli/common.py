@@ -13,7 +13,7 @@ import click
 from recollect_graph.cli.output import progress
 from recollect_graph.errors import InvalidInput
 from recollect_graph.facade import Recollect
-from recollect_graph.services.records import in_range
+from recollect_graph.services.kernel.validation import in_range
 
 F = TypeVar("F", bound=Callable[..., Any])
 

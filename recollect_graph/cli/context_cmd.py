@@ -6,9 +6,9 @@ import click
 
 from recollect_graph.cli.common import need, open_rg, owner_option, scope_option, short
 from recollect_graph.cli.output import emit_json, handle_errors, json_option, table
-from recollect_graph.services.access import Access
-from recollect_graph.services.context_pack import ContextPack
-from recollect_graph.services.search import Search
+from recollect_graph.services.context.builder import ContextPack
+from recollect_graph.services.knowledge.access import Access
+from recollect_graph.services.search.hybrid import Search
 
 
 def _scope(scope: str | None) -> str:

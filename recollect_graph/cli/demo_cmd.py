@@ -12,7 +12,7 @@ import click
 from recollect_graph.cli.common import open_rg, short
 from recollect_graph.cli.output import emit_json, handle_errors, json_option, table
 from recollect_graph.errors import InvalidInput, RecollectError
-from recollect_graph.services.project_loader import load_project
+from recollect_graph.services.documents.project_loader import load_project
 
 QUERIES = (
     "how do I start the local Neo4j server?",

@@ -62,7 +62,7 @@ def ingest_cmd(
       recollect-graph docs ingest docs/ --scope me
       echo "# Note" | recollect-graph docs ingest - --title Note --scope me
     """
-    from recollect_graph.services.documents import FolderReport, PipelineFailed
+    from recollect_graph.services.documents.service import FolderReport, PipelineFailed
 
     sc, ow = _scope(scope), need(owner, "--owner", "RECOLLECT_OWNER")
     report = FolderReport()
@@ -77,7 +77,7 @@ def ingest_cmd(
                         )
                     )
                 except PipelineFailed as e:
-                    from recollect_graph.services.documents import IngestResult
+                    from recollect_graph.services.documents.service import IngestResult
 
                     report.documents.append(
                         IngestResult(e.document_id, "failed", title or "stdin", error=str(e))

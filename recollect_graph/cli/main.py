@@ -18,22 +18,22 @@ from recollect_graph.cli.demo_cmd import demo_cmd
 from recollect_graph.cli.docs_cmd import COMMANDS as DOCS_COMMANDS
 from recollect_graph.cli.knowledge_cmd import COMMANDS as KNOWLEDGE_COMMANDS
 from recollect_graph.cli.learn_cmd import learn
-from recollect_graph.cli.loop_cmd import (
+from recollect_graph.cli.memory_cmd import memory_group
+from recollect_graph.cli.neo4j_cmd import browser_cmd, neo4j_group
+from recollect_graph.cli.output import emit_json, handle_errors, json_option, progress, table
+from recollect_graph.cli.session_cmd import learn_agents_cmd, recall_cmd
+from recollect_graph.cli.sessions_cmd import (
     reflect_cmd,
     review_cmd,
     sessions_group,
     suggestions_cmd,
     sweep_cmd,
 )
-from recollect_graph.cli.memory_cmd import memory_group
-from recollect_graph.cli.neo4j_cmd import browser_cmd, neo4j_group
-from recollect_graph.cli.output import emit_json, handle_errors, json_option, progress, table
-from recollect_graph.cli.session_cmd import learn_agents_cmd, recall_cmd
 from recollect_graph.cli.topics_cmd import topics_group
 from recollect_graph.errors import InvalidInput
 from recollect_graph.facade import Recollect
 from recollect_graph.mcp import mcp_cmd
-from recollect_graph.services.doctor import run_doctor
+from recollect_graph.services.admin.doctor import run_doctor
 from recollect_graph.settings import Settings
 
 

@@ -23,7 +23,7 @@ from recollect_graph.cli.output import emit_json, handle_errors, json_option, ta
 from recollect_graph.errors import InvalidInput
 from recollect_graph.facade import Recollect
 from recollect_graph.models import DELETE_REASONS, SOURCE_TYPES
-from recollect_graph.services.memories import Memories
+from recollect_graph.services.memories.service import Memories
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -20,13 +20,13 @@ from recollect_graph.cli.common import (
     scope_option,
     short,
 )
-from recollect_graph.cli.loop_cmd import sessions_group
 from recollect_graph.cli.output import emit_json, handle_errors, json_option, table
+from recollect_graph.cli.sessions_cmd import sessions_group
 from recollect_graph.errors import InvalidInput
 from recollect_graph.facade import Recollect
 from recollect_graph.models import RecallCandidate, RecallProbe, RecallResult
-from recollect_graph.services import transcripts
-from recollect_graph.services.recall import clue_prose
+from recollect_graph.services.sessions import transcripts
+from recollect_graph.services.sessions.recall import clue_prose
 
 
 def _scope(scope: str | None) -> str:

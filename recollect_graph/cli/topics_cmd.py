@@ -10,7 +10,7 @@ import click
 from recollect_graph.cli.common import need, open_rg, page, page_options, scope_option, short
 from recollect_graph.cli.output import emit_json, handle_errors, json_option, table
 from recollect_graph.facade import Recollect
-from recollect_graph.services.topics import Topics
+from recollect_graph.services.topics.service import Topics
 
 
 def _scope(scope: str | None) -> str:

@@ -39,8 +39,9 @@ from recollect_graph.learners.base import (
 from recollect_graph.learners.registry import check_learner, create
 from recollect_graph.learners.result import LearnResult
 from recollect_graph.learners.writer import LearnProgress, PlanWriter
-from recollect_graph.services.entries import Knowledge
-from recollect_graph.services.records import native, require_text
+from recollect_graph.services.kernel.times import native
+from recollect_graph.services.kernel.validation import require_text
+from recollect_graph.services.knowledge.entries import Knowledge
 
 log = logging.getLogger(__name__)
 

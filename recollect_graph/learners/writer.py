@@ -17,10 +17,10 @@ from recollect_graph.learners import plan as planning
 from recollect_graph.learners.base import Extract, aware_time
 from recollect_graph.learners.result import LearnResult
 from recollect_graph.models import Entry
-from recollect_graph.services import changes
-from recollect_graph.services.entries import Knowledge
-from recollect_graph.services.records import native, now_utc
-from recollect_graph.services.search import lucene_query
+from recollect_graph.services.claims import changes
+from recollect_graph.services.kernel.times import native, now_utc
+from recollect_graph.services.knowledge.entries import Knowledge
+from recollect_graph.services.search.hybrid import lucene_query
 
 #: ``progress(source, done, total)``: called once before the first batch and after each commit.
 LearnProgress = Callable[[str, int, int], None]

@@ -17,8 +17,8 @@ import pydantic_core
 
 from recollect_graph.facade import Recollect
 from recollect_graph.models import Hit
-from recollect_graph.services.contradictions import ContradictionResult
-from recollect_graph.services.memories import Memories
+from recollect_graph.services.claims.contradictions import ContradictionResult
+from recollect_graph.services.memories.service import Memories
 from recollect_graph.settings import Settings
 
 log = logging.getLogger(__name__)

@@ -21,8 +21,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import asdict
 
+from recollect_graph.nlp.claim_lexicon import GENERIC_SUBJECTS
 from recollect_graph.nlp.frames import Claim, frames
-from recollect_graph.nlp.lexicon import GENERIC_SUBJECTS
 from recollect_graph.nlp.spacy_loader import SpacyLoader
 
 __all__ = ["CLAIM_EXCLUDE", "Claim", "ClaimExtractor"]

@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from recollect_graph.nlp.cue_lexicon import LEXICON
+from recollect_graph.nlp.marker_lexicon import LEXICON
 from recollect_graph.nlp.when import (
     MON_ABBR,
     MONTHS,

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from recollect_graph.nlp.lexicon import (
+from recollect_graph.nlp.claim_lexicon import (
     ATTRIBUTE_NOUNS,
     GENERIC_SUBJECTS,
     STATE,

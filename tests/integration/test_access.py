@@ -9,8 +9,8 @@ import pytest
 
 from recollect_graph import Recollect
 from recollect_graph.errors import InvalidInput
-from recollect_graph.services.access import Access
-from recollect_graph.services.records import now_utc
+from recollect_graph.services.kernel.times import now_utc
+from recollect_graph.services.knowledge.access import Access
 from tests.integration.test_context_pack import add_document
 
 COOKING = [

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from recollect_graph import Recollect
-from recollect_graph.services.records import now_utc
+from recollect_graph.services.kernel.times import now_utc
 from tests.helpers import assert_one_line_error, data
 
 T0 = datetime(2026, 3, 14, 9, 0, tzinfo=UTC)

@@ -11,9 +11,9 @@ from click.testing import CliRunner
 
 from recollect_graph import Recollect
 from recollect_graph.cli.context_cmd import context_cmd, recommend_cmd
-from recollect_graph.services.context_pack import ContextPack
-from recollect_graph.services.context_packing import Pack, TokenCounter
-from recollect_graph.services.search import Search
+from recollect_graph.services.context.budget import Pack, TokenCounter
+from recollect_graph.services.context.builder import ContextPack
+from recollect_graph.services.search.hybrid import Search
 from recollect_graph.settings import Settings
 
 QUERY = "why is the cache disabled in production?"

@@ -10,8 +10,8 @@ import pytest
 from recollect_graph import Recollect
 from recollect_graph.errors import InvalidInput
 from recollect_graph.nlp.embedder import Embedder
-from recollect_graph.services.doc_pipeline import Pipeline
-from recollect_graph.services.documents import DocumentNotFound, Documents, PipelineFailed
+from recollect_graph.services.documents.pipeline import Pipeline
+from recollect_graph.services.documents.service import DocumentNotFound, Documents, PipelineFailed
 
 SAMPLE = Path(__file__).parents[1] / "data" / "docs_sample"
 

@@ -8,7 +8,7 @@ import pytest
 
 from recollect_graph import Recollect
 from recollect_graph.errors import EntryNotFound, InvalidInput
-from recollect_graph.services.memories import Memories
+from recollect_graph.services.memories.service import Memories
 
 
 @pytest.fixture

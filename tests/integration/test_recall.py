@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from recollect_graph import Recollect
-from recollect_graph.services import transcripts
+from recollect_graph.services.sessions import transcripts
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 FIXTURE = DATA / "agent_transcripts"

@@ -11,7 +11,7 @@ from neo4j import RoutingControl
 from recollect_graph import Recollect
 from recollect_graph.db.queries import cypher
 from recollect_graph.errors import InvalidInput
-from recollect_graph.services.search import Search, lucene_query
+from recollect_graph.services.search.hybrid import Search, lucene_query
 
 CORPUS = [
     ("cache", "The response cache is disabled in production until the eviction bug is fixed"),

@@ -6,7 +6,7 @@ import pytest
 
 from recollect_graph import Recollect
 from recollect_graph.errors import InvalidInput
-from recollect_graph.services.memories import Memories
+from recollect_graph.services.memories.service import Memories
 
 TEXTS = [
     "The payments service retries failed charges three times with backoff.",

@@ -10,8 +10,8 @@ from click.testing import CliRunner
 
 from recollect_graph import Recollect
 from recollect_graph.cli.topics_cmd import topics_group
-from recollect_graph.services.records import content_hash
-from recollect_graph.services.topics import Topics
+from recollect_graph.services.kernel.hashing import content_hash
+from recollect_graph.services.topics.service import Topics
 from recollect_graph.settings import Settings
 
 THEMES: dict[str, list[str]] = {

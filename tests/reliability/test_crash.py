@@ -30,7 +30,7 @@ import pytest
 
 from recollect_graph import Recollect
 from recollect_graph.errors import DatabaseUnavailable
-from recollect_graph.services import sweep as sweep_mod
+from recollect_graph.services.memories import sweep as sweep_mod
 from tests.reliability.support import Crashable, violations, write_notes
 from tests.reliability.worker import remember_items
 

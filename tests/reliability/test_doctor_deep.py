@@ -15,8 +15,8 @@ from click.testing import CliRunner, Result
 
 from recollect_graph import Recollect
 from recollect_graph.cli.main import cli
-from recollect_graph.services.doctor import run_doctor
-from recollect_graph.services.invariants import CHECKS
+from recollect_graph.services.admin.doctor import run_doctor
+from recollect_graph.services.admin.invariants import CHECKS
 from tests.reliability.support import Crashable
 
 

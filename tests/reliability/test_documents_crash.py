@@ -28,7 +28,7 @@ import pytest
 
 from recollect_graph import Recollect
 from recollect_graph.errors import DatabaseUnavailable
-from recollect_graph.services.documents import IngestResult
+from recollect_graph.services.documents.service import IngestResult
 from tests.reliability.support import Crashable, violations
 
 N_DOCS = 8

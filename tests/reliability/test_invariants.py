@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from recollect_graph import Recollect, Settings
 from recollect_graph.cli.main import cli
-from recollect_graph.services.invariants import CHECKS
+from recollect_graph.services.admin.invariants import CHECKS
 from tests.helpers import data
 from tests.reliability.support import violations
 

@@ -9,7 +9,13 @@ import pytest
 
 from recollect_graph.errors import InvalidInput
 from recollect_graph.nlp.embedder import resolve_model_path
-from recollect_graph.services.context_pack import (
+from recollect_graph.services.context.budget import (
+    MARKER,
+    Item,
+    Packer,
+    TokenCounter,
+)
+from recollect_graph.services.context.builder import (
     ContextPack,
     _chunk_prefix,
     _entity_item,
@@ -17,12 +23,6 @@ from recollect_graph.services.context_pack import (
     _merge,
     _related_item,
     _relation_item,
-)
-from recollect_graph.services.context_packing import (
-    MARKER,
-    Item,
-    Packer,
-    TokenCounter,
 )
 
 BUDGETS = [1, 2, 3, 5, 8, 13, 20, 21, 30, 34, 50, 55, 89, 100, 144, 200, 233, 377, 500, 610]

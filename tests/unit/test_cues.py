@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 import pytest
 
 from recollect_graph.nlp import cues
-from recollect_graph.services.recall import classify, confidence, fuse, read_trace
-from recollect_graph.services.session_index import derive_index, resolve_chain
+from recollect_graph.services.sessions.index import derive_index, resolve_chain
+from recollect_graph.services.sessions.recall import classify, confidence, fuse, read_trace
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 

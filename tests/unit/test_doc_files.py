@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from recollect_graph.services import doc_files
+from recollect_graph.services.documents import files as doc_files
 
 SAMPLE = Path(__file__).parents[1] / "data" / "docs_sample"
 

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from recollect_graph.errors import InvalidInput
+from recollect_graph.ids import entry_id
 from recollect_graph.learners import Event, Extract, Learner, Pattern, parse_since, registry
 from recollect_graph.learners import plan as planning
 from recollect_graph.learners.base import LearnerPluginError
 from recollect_graph.learners.redact import MASK
-from recollect_graph.services.records import entry_id
 
 T = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from recollect_graph.services.project_loader import markdown_sections
+from recollect_graph.services.documents.project_loader import markdown_sections
 
 
 def test_repeated_headings_get_distinct_titles_and_source_ids(tmp_path: Path) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from recollect_graph.services.search_text import keyword_terms, substance, without_names
+from recollect_graph.services.search.query_text import keyword_terms, substance, without_names
 
 
 def test_function_words_are_dropped_and_names_found() -> None:

@@ -1,0 +1,1 @@
+"""Administration: statistics, the doctor and the invariant checks."""

@@ -1,0 +1,1 @@
+"""Claims in the graph, contradiction checks, conflicts, supersession and invalidation."""

@@ -1,0 +1,457 @@
+"""Contradiction checks, open conflicts and their resolution, supersession and invalidation.
+
+Every check is a Cypher lookup over the claims of current entries of one scope; the rules that
+decide a conflict are :mod:`recollect_graph.nlp.conflicts`. Every change writes an ``Operation``
+that ``rg.undo`` reverts exactly.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from recollect_graph.db.client import Tx
+from recollect_graph.errors import EntryNotFound, InvalidInput, ScopeViolation
+from recollect_graph.models import Entry, Record
+from recollect_graph.nlp.claim_lexicon import bag_key, canonical
+from recollect_graph.nlp.claims import Claim, ClaimExtractor
+from recollect_graph.services.claims import changes
+from recollect_graph.services.kernel.times import native, now_utc
+from recollect_graph.services.kernel.validation import (
+    MAX_OFFSET,
+    in_range,
+    optional_text,
+    require_text,
+)
+from recollect_graph.services.knowledge.entries import Knowledge
+from recollect_graph.services.knowledge.rows import entry_from_row
+from recollect_graph.services.search.hybrid import lucene_query
+
+#: Relations ``supersede`` understands (claim predicates) and their everyday names.
+RELATIONS = {
+    "uses": "uses",
+    "use": "uses",
+    "build tool": "uses",
+    "tool": "uses",
+    "runs on": "uses",
+    "works_on": "works_on",
+    "owner": "works_on",
+    "owns": "works_on",
+    "assigned_to": "works_on",
+    "status": "status",
+    "prefers": "prefers",
+    "enabled": "enabled",
+    "attribute": "attribute",
+    "is": "attribute",
+    "value": "attribute",
+    "created": "created",
+}
+#: How ``supersede`` words the new-value entry it writes.
+STATEMENT = {
+    "uses": "{entity} uses {value}",
+    "works_on": "{entity} owns {value}",
+    "status": "{entity} is {value}",
+    "prefers": "{entity} prefers {value}",
+    "enabled": "{entity} is {value}",
+    "created": "{value} created {entity}",
+}
+MIGRATION_PATTERNS = [
+    re.compile(
+        r"\bmigrat(?:e|ed|es|ing)\s+(?:from\s+)?([\w.+#-]+)\s+(?:to|with)\s+([\w.+#-]+)", re.I
+    ),
+    re.compile(r"\b(?:refactor|rewrite):\s+([\w.+#-]+)\s+(?:to|->)\s+([\w.+#-]+)", re.I),
+    re.compile(r"\breplace[ds]?\s+([\w.+#-]+)\s+(?:with|by)\s+([\w.+#-]+)", re.I),
+    re.compile(r"\bswitch(?:ed|es)?\s+from\s+([\w.+#-]+)\s+to\s+([\w.+#-]+)", re.I),
+    re.compile(r"\bmove[ds]?\s+from\s+([\w.+#-]+)\s+to\s+([\w.+#-]+)", re.I),
+    re.compile(r"\bremove[ds]?\s+([\w.+#-]+)\s+(?:and|,)\s+use\s+([\w.+#-]+)", re.I),
+]
+
+
+class Conflict(Record):
+    """A contradiction between a statement and an existing entry."""
+
+    type: str
+    existing: Entry
+    claim: dict[str, Any]
+    existing_claim: dict[str, Any]
+    score: float
+    reason: str
+
+
+class ContradictionResult(Record):
+    """The outcome of :meth:`Contradictions.check` (nothing is written)."""
+
+    ok: bool
+    conflicts: list[Conflict]
+    claims: list[dict[str, Any]]
+
+
+class Contradictions:
+    """Checks, conflicts, supersession and invalidation over one knowledge service."""
+
+    def __init__(self, knowledge: Knowledge, extractor: ClaimExtractor) -> None:
+        self.knowledge = knowledge
+        self.db = knowledge.db
+        self.extractor = extractor
+
+    # -- checks --------------------------------------------------------------------------------
+    def check(
+        self, content: str, *, scope_id: str, owner_id: str | None = None
+    ) -> ContradictionResult:
+        """Does ``content`` contradict current knowledge in the scope? Writes nothing.
+
+        Only current entries (not retired, not deleted) with confidence above 0.3 are compared,
+        and only claims about the same subject (or work item, or tool role): statements about
+        different things never conflict.
+        """
+        content = require_text(content, "content", max_len=200_000)
+        scope_id = require_text(scope_id, "scope_id")
+        claims = self.extractor.extract(content)
+        now = now_utc()
+        found = changes.find_conflicts(
+            self.db.read, claims, scope_id=scope_id, owner_id=owner_id, exclude_ids=[], now=now
+        )
+        entries = {e.id: e for e in self.knowledge.get_many([f[0] for f in found])}
+        conflicts = [
+            Conflict(
+                type=v.type,
+                existing=entries[eid],
+                claim=new,
+                existing_claim=old,
+                score=v.score,
+                reason=v.reason,
+            )
+            for eid, v, new, old in found
+            if eid in entries
+        ]
+        return ContradictionResult(
+            ok=not conflicts, conflicts=conflicts, claims=[c.to_dict() for c in claims]
+        )
+
+    def conflicts(self, scope_id: str, *, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
+        """Open contradictions of a scope (CONTRADICTS edges between current entries).
+
+        A page: strongest first (then newest, ties by the two ids), the first ``offset`` skipped,
+        then at most ``limit``.
+        """
+        rows = self.db.read(
+            "conflicts/open",
+            scope_id=require_text(scope_id, "scope_id"),
+            skip=int(in_range(offset, "offset", 0, MAX_OFFSET)),
+            limit=int(in_range(limit, "limit", 1, 1000)),
+        )
+        now = now_utc()
+        return [
+            {
+                "source": entry_from_row(r["source"], now=now),
+                "target": entry_from_row(r["target"], now=now),
+                "type": r["type"],
+                "score": r["score"],
+                "reason": r["reason"],
+                "claim": json.loads(r["claim"]) if r["claim"] else None,
+                "existing_claim": json.loads(r["existing_claim"]) if r["existing_claim"] else None,
+                "created_at": native(r["created_at"]),
+            }
+            for r in rows
+        ]
+
+    def resolve(
+        self, scope_id: str, a: str, b: str, *, keep: str, forget_loser: bool = False
+    ) -> dict[str, Any]:
+        """Resolve the contradiction between entries ``a`` and ``b`` by keeping ``keep``.
+
+        The loser is superseded by the keeper (retired, ``SUPERSEDES`` edge) and the conflict is
+        marked resolved, undoably; with ``forget_loser`` the loser is hard-deleted instead (that
+        too can be undone through its own operation).
+        """
+        if keep not in (a, b):
+            raise InvalidInput("keep must be one of the two entries in conflict")
+        loser = b if keep == a else a
+        now = now_utc()
+
+        def tx_fn(tx: Tx) -> dict[str, Any]:
+            before = tx.run(
+                "conflicts/set_status", a=a, b=b, status="resolved", resolved_by=keep, now=now
+            )
+            if not before:
+                raise InvalidInput(f"no contradiction between {a} and {b}")
+            self._same_scope(tx, [a, b], scope_id)
+            op = None
+            if not forget_loser:
+                op = self._supersede_tx(
+                    tx,
+                    scope_id,
+                    keep,
+                    [loser],
+                    now,
+                    kind="resolve",
+                    contradictions=[{"a": a, "b": b, "status": before[0]["status"]}],
+                    reason=f"conflict resolved in favour of {keep}",
+                )
+            return {"kept": keep, "loser": loser, "operation_id": op}
+
+        out = self.db.write_tx(tx_fn)
+        if forget_loser:
+            self.knowledge.forget(loser, scope_id=scope_id)
+            out["operation_id"] = self.knowledge.operations(scope_id, limit=1)[0].id
+        return out
+
+    # -- supersession --------------------------------------------------------------------------
+    def supersede(
+        self, scope_id: str, entity: str, relation: str, new_value: str, *, owner_id: str = "system"
+    ) -> dict[str, Any]:
+        """Retire what the scope says about (entity, relation) with a value other than the new one.
+
+        Matching current entries are demoted (confidence 0.1, ``valid_to`` and ``retired_at``
+        now); an entry stating the new value is written if none exists; it ``SUPERSEDES`` each
+        demoted entry. Undo restores the previous state exactly.
+
+        Returns:
+            ``{new_entry_id, created, superseded: [ids], operation_id}``.
+        """
+        scope_id = require_text(scope_id, "scope_id")
+        entity = require_text(entity, "entity", max_len=300)
+        new_value = require_text(new_value, "new_value", max_len=300)
+        rel = RELATIONS.get(str(relation).strip().lower())
+        if rel is None:
+            raise InvalidInput(
+                f"relation must be one of {', '.join(sorted(set(RELATIONS)))} (got {relation!r})"
+            )
+        subject_key = canonical(entity) if rel in ("works_on", "prefers") else bag_key(entity)
+        value_key = canonical(new_value)
+        now = now_utc()
+        holders = self.db.read(
+            "supersede/holders",
+            scope_id=scope_id,
+            subject_key=subject_key,
+            predicate=rel,
+            object_key=value_key,
+            now=now,
+        )
+        created = False
+        if holders:
+            new_id = holders[0]["entry_id"]
+        else:
+            text = STATEMENT.get(rel, "The {entity} is {value}").format(
+                entity=entity, value=new_value
+            )
+            entry = self.knowledge.remember(
+                text,
+                scope_id=scope_id,
+                owner_id=owner_id,
+                source="system",
+                source_type="user_stated",
+                on_conflict="record",
+            )
+            new_id, created = entry.id, bool(entry.created)
+
+        def tx_fn(tx: Tx) -> dict[str, Any]:
+            olds = [
+                r["entry_id"]
+                for r in tx.run(
+                    "supersede/matching",
+                    scope_id=scope_id,
+                    subject_key=subject_key,
+                    predicate=rel,
+                    object_key=value_key,
+                    now=now,
+                )
+                if r["entry_id"] != new_id
+            ]
+            op = self._supersede_tx(
+                tx,
+                scope_id,
+                new_id,
+                olds,
+                now,
+                kind="supersede",
+                created=[new_id] if created else [],
+                reason=f"{entity} {rel} {new_value}",
+            )
+            return {
+                "new_entry_id": new_id,
+                "created": created,
+                "superseded": olds,
+                "operation_id": op,
+            }
+
+        return self.db.write_tx(tx_fn)
+
+    def supersede_entry(
+        self, old_id: str, new_id: str, *, reason: str | None = None
+    ) -> dict[str, Any]:
+        """``new_id`` supersedes ``old_id`` (same scope): old retired, edge written, undoable."""
+        if old_id == new_id:
+            raise InvalidInput("an entry cannot supersede itself")
+        reason = optional_text(reason, "reason")
+        now = now_utc()
+
+        def tx_fn(tx: Tx) -> dict[str, Any]:
+            ends = tx.run("entries/endpoints", source_id=new_id, target_id=old_id)[0]
+            if ends["source_scope"] is None:
+                raise EntryNotFound(new_id)
+            if ends["target_scope"] is None:
+                raise EntryNotFound(old_id)
+            if ends["source_scope"] != ends["target_scope"]:
+                raise ScopeViolation("cannot supersede across scopes")
+            op = self._supersede_tx(
+                tx, ends["source_scope"], new_id, [old_id], now, kind="supersede", reason=reason
+            )
+            return {"new_entry_id": new_id, "superseded": [old_id], "operation_id": op}
+
+        return self.db.write_tx(tx_fn)
+
+    def _supersede_tx(
+        self,
+        tx: Tx,
+        scope_id: str,
+        new_id: str,
+        olds: Sequence[str],
+        now: Any,
+        *,
+        kind: str,
+        created: Sequence[str] = (),
+        contradictions: Sequence[dict[str, Any]] = (),
+        reason: str | None = None,
+    ) -> str:
+        return changes.supersede(
+            tx.run, scope_id, new_id, olds, now, kind=kind, created=created,
+            contradictions=contradictions, reason=reason,
+        )  # fmt: skip
+
+    def _same_scope(self, tx: Tx, ids: Sequence[str], scope_id: str) -> None:
+        rows = tx.run("entries/get_many", ids=list(ids), scope_id=scope_id)
+        if len(rows) != len(set(ids)):
+            raise EntryNotFound(next(i for i in ids if i not in {r["entry"]["id"] for r in rows}))
+
+    # -- invalidation --------------------------------------------------------------------------
+    def invalidate(
+        self,
+        scope_id: str,
+        pattern: str,
+        *,
+        reason: str,
+        replacement: str | None = None,
+        weaken_factor: float = 0.1,
+        owner_id: str = "system",
+    ) -> dict[str, Any]:
+        """Weaken the current entries that mention a deprecated concept.
+
+        Confidence and half-life are multiplied by ``weaken_factor`` (floors 0.05 and 0.5 days).
+        With a ``replacement`` text, an entry for it is written and supersedes the weakened
+        entries (retired, ``SUPERSEDES`` edges). Undoable as one operation.
+        """
+        scope_id = require_text(scope_id, "scope_id")
+        phrase = require_text(pattern, "pattern", max_len=200).lower()
+        reason = require_text(reason, "reason", max_len=500)
+        factor = in_range(weaken_factor, "weaken_factor", 0.0, 1.0)
+        lucene = lucene_query(phrase)
+        if lucene is None:
+            raise InvalidInput("pattern has no words to look for")
+        now = now_utc()
+        ids = [
+            r["id"]
+            for r in self.db.read(
+                "supersede/find_mentions",
+                scope_id=scope_id,
+                lucene=lucene,
+                phrase=phrase,
+                limit=10_000,
+            )
+        ]
+        new_id, created = None, False
+        if replacement:
+            entry = self.knowledge.remember(
+                replacement,
+                scope_id=scope_id,
+                owner_id=owner_id,
+                source="system",
+                metadata={"supersedes": pattern, "reason": reason},
+            )
+            new_id, created = entry.id, bool(entry.created)
+            ids = [i for i in ids if i != new_id]
+
+        def tx_fn(tx: Tx) -> dict[str, Any]:
+            state = changes.snapshot_state(tx.run, ids, scope_id)
+            tx.run("supersede/weaken", ids=ids, scope_id=scope_id, factor=factor, now=now)
+            links: list[dict[str, Any]] = []
+            if new_id and ids:
+                tx.run("supersede/retire", ids=ids, scope_id=scope_id, now=now, by=new_id)
+                links = tx.run(
+                    "supersede/link",
+                    rows=[{"source_id": new_id, "target_id": o, "reason": reason} for o in ids],
+                    rel_type="SUPERSEDES",
+                    origin="invalidate",
+                    now=now,
+                )
+            op = changes.record(
+                tx.run,
+                kind="invalidate",
+                scope_id=scope_id,
+                now=now,
+                entry_ids=ids,
+                state=state,
+                links=[{**x, "rel": "SUPERSEDES"} for x in links if x["created"]],
+                created=[new_id] if created and new_id else [],
+                reason=reason,
+            )
+            return {"invalidated": ids, "replacement_id": new_id, "operation_id": op}
+
+        return self.db.write_tx(tx_fn)
+
+    def invalidate_from_git(
+        self, scope_id: str, *, repo: Path | str = ".", days: int = 7
+    ) -> dict[str, Any]:
+        """Find migrations in recent commit subjects and invalidate the old concept.
+
+        "migrate X to Y", "replace X with Y", "switch from X to Y", "move from X to Y",
+        "refactor: X -> Y", "remove X and use Y": entries mentioning X are weakened and
+        superseded by a note that Y replaced X.
+        """
+        try:
+            subjects = subprocess.run(
+                ["git", "log", f"--since={int(days)} days", "--pretty=format:%s"],
+                cwd=repo,
+                capture_output=True,
+                text=True,
+                timeout=60,
+                check=True,
+            ).stdout.splitlines()
+        except (OSError, subprocess.SubprocessError) as e:
+            raise InvalidInput(f"cannot read the git log of {repo}: {e}") from e
+        migrations = detect_migrations(subjects)
+        results = [
+            {
+                **m,
+                **self.invalidate(
+                    scope_id,
+                    m["from"],
+                    reason=m["subject"],
+                    replacement=f"{m['to']} replaced {m['from']} ({m['subject']})",
+                ),
+            }
+            for m in migrations
+        ]
+        return {"migrations": results, "invalidated": sum(len(r["invalidated"]) for r in results)}
+
+
+def detect_migrations(subjects: Sequence[str]) -> list[dict[str, str]]:
+    """Migrations named in commit subjects: ``[{from, to, subject}]``."""
+    out = []
+    for s in subjects:
+        for rx in MIGRATION_PATTERNS:
+            m = rx.search(s)
+            if m and m.group(1).lower() != m.group(2).lower():
+                out.append({"from": m.group(1), "to": m.group(2), "subject": s})
+                break
+    return out
+
+
+def claim_summary(c: Claim) -> str:
+    """A claim in a few words."""
+    neg = "not " if c.polarity < 0 else ""
+    return f"{c.subject_key} {neg}{c.predicate} {c.object_key}"

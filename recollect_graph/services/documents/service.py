@@ -1,0 +1,529 @@
+"""Documents: ingest text, files and folders; list, show and forget them (``rg.documents``).
+
+A document belongs to a collection of a scope and is identified by (collection, source_type,
+source_id); without a ``source_id`` the content hash stands in for it, so ingesting the same text
+twice is one document. Ingesting an unchanged document does nothing; a changed one is updated
+incrementally (see :mod:`recollect_graph.services.documents.pipeline`). ``forget`` retracts
+everything derived from a document in one transaction (chunks, mentions, relation evidence,
+relations and entities left without support, its runs) and marks the topics that included it stale.
+
+Example:
+    >>> r = rg.documents.ingest("Runbook", "# Restart\\n\\nRun make restart.",  # doctest: +SKIP
+    ...                         owner_id="kai", scope_id="ops")
+    >>> r.status, r.counts["chunks_embedded"]  # doctest: +SKIP
+    ('created', 1)
+"""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import json
+import logging
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from recollect_graph.db.client import Db, Tx
+from recollect_graph.errors import InvalidInput, RecollectError
+from recollect_graph.ids import collection_id, document_id
+from recollect_graph.nlp.chunker import hf_chunker
+from recollect_graph.nlp.embedder import Embedder
+from recollect_graph.nlp.entities import EntityExtractor
+from recollect_graph.services.documents import files as doc_files
+from recollect_graph.services.documents.pipeline import (
+    CandidateReader,
+    Pipeline,
+    PipelineConfig,
+    StepFailed,
+    content_hash,
+    steps_json,
+    write,
+)
+from recollect_graph.services.kernel.times import native, now_utc
+from recollect_graph.services.kernel.validation import json_map, one_of, require_text
+
+log = logging.getLogger(__name__)
+
+SOURCE_TYPES = ("manual", "artifact", "conversation", "file")
+MAX_CONTENT_CHARS = 5_000_000
+Progress = Callable[[int, int, str], None]
+
+
+class DocumentNotFound(InvalidInput):
+    """No document of that id (or source id, title or path) in the scope."""
+
+
+class PipelineFailed(RecollectError):
+    """Processing a document failed; the document is ``failed`` and keeps its last good version."""
+
+    def __init__(self, message: str, *, document_id: str, run_id: str, step: str) -> None:
+        super().__init__(message)
+        self.document_id = document_id
+        self.run_id = run_id
+        self.step = step
+
+
+@dataclass
+class IngestResult:
+    """The outcome of ingesting one document."""
+
+    document_id: str
+    status: str  # created | updated | unchanged | failed
+    title: str
+    run_id: str | None = None
+    counts: dict[str, int] = field(default_factory=dict)
+    steps: dict[str, Any] = field(default_factory=dict)
+    error: str | None = None
+    path: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (for ``--json``)."""
+        return asdict(self)
+
+
+@dataclass
+class FolderReport:
+    """The outcome of ingesting a file or folder."""
+
+    documents: list[IngestResult] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    run_id: str | None = None  # the batch PipelineRun on the collection
+
+    def totals(self) -> dict[str, Any]:
+        """Documents per status, chunks embedded, throughput."""
+        out: dict[str, Any] = {s: 0 for s in ("created", "updated", "unchanged", "failed")}
+        for d in self.documents:
+            out[d.status] += 1
+        out["documents"] = len(self.documents)
+        out["skipped"] = len(self.skipped)
+        out["chunks_total"] = sum(d.counts.get("chunks_total", 0) for d in self.documents)
+        out["chunks_embedded"] = sum(d.counts.get("chunks_embedded", 0) for d in self.documents)
+        out["seconds"] = round(self.seconds, 2)
+        s = self.seconds or 1e-9
+        out["documents_per_s"] = round(len(self.documents) / s, 2)
+        out["chunks_per_s"] = round(out["chunks_total"] / s, 2)
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (for ``--json``)."""
+        return {
+            "totals": self.totals(),
+            "run_id": self.run_id,
+            "documents": [d.to_dict() for d in self.documents],
+            "skipped": self.skipped,
+        }
+
+
+class Documents:
+    """The documents pipeline over one database.
+
+    Args:
+        db: The database client.
+        embedder: The embedding model (chunks are counted with its tokenizer).
+        extractor: Entity and relation extraction.
+        config: Pipeline tunables.
+    """
+
+    def __init__(
+        self,
+        db: Db,
+        embedder: Embedder,
+        extractor: EntityExtractor,
+        config: PipelineConfig | None = None,
+    ) -> None:
+        self.db = db
+        self.embedder = embedder
+        self.extractor = extractor
+        self.config = config or PipelineConfig()
+        self._pipeline: Pipeline | None = None
+
+    @property
+    def pipeline(self) -> Pipeline:
+        """The pipeline (built on first use: it loads the tokenizer)."""
+        if self._pipeline is None:
+            chunker = hf_chunker(
+                self.embedder.tokenizer,
+                model_max=self.embedder.max_tokens,
+                target=self.config.target_tokens,
+                overlap=self.config.overlap_tokens,
+            )
+            self._pipeline = Pipeline(self.embedder, self.extractor, chunker, self.config)
+        return self._pipeline
+
+    # -- ingest ---------------------------------------------------------------------------------
+
+    def ingest(
+        self,
+        title: str,
+        content: str,
+        *,
+        owner_id: str,
+        scope_id: str,
+        collection: str = "default",
+        source_type: str = "manual",
+        source_id: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        supersedes: Sequence[str] = (),
+        path: str | None = None,
+    ) -> IngestResult:
+        """Ingest one document: unchanged -> no work; new or changed -> processed and committed.
+
+        Args:
+            title: The document's title.
+            content: Its text (Markdown is chunked by its headings).
+            owner_id: Who owns it.
+            scope_id: The scope it belongs to.
+            collection: Collection name within the scope.
+            source_type: ``manual``, ``artifact``, ``conversation`` or ``file``.
+            source_id: The source's own id (a path, a URL); default: the content hash.
+            metadata: JSON-serialisable mapping stored with it.
+            supersedes: Ids of entries of the scope this document replaces (they are retired
+                while it exists and come back when it is forgotten).
+            path: The file it was read from, if any.
+
+        Returns:
+            :class:`IngestResult` with status ``created``, ``updated`` or ``unchanged``.
+
+        Raises:
+            InvalidInput: Bad arguments; nothing is written.
+            PipelineFailed: A step failed; the run and the document say ``failed``.
+        """
+        title = require_text(title, "title", max_len=500)
+        if not isinstance(content, str) or not content.strip():
+            raise InvalidInput("content must be a non-empty string")
+        if len(content) > MAX_CONTENT_CHARS:
+            raise InvalidInput(f"content is longer than {MAX_CONTENT_CHARS} characters")
+        scope_id = require_text(scope_id, "scope_id", max_len=200)
+        owner_id = require_text(owner_id, "owner_id", max_len=200)
+        collection = require_text(collection, "collection", max_len=200)
+        source_type = one_of(source_type, "source_type", SOURCE_TYPES)
+        meta = json_map(metadata, "metadata")
+        superseded = [require_text(e, "supersedes", max_len=200) for e in supersedes]
+        h = content_hash(title, content)
+        src = require_text(source_id, "source_id", max_len=2000) if source_id else f"sha256:{h}"
+        doc_id = document_id(scope_id, collection, source_type, src)
+        state = self.db.read("documents/state", scope_id=scope_id, id=doc_id)
+        if state and state[0]["content_hash"] == h and state[0]["status"] == "ready":
+            return IngestResult(doc_id, "unchanged", title, path=path)
+        created = not state or state[0]["content_hash"] is None
+        run_id = str(uuid.uuid4())
+        now = now_utc()
+        self.db.write(
+            "documents/begin",
+            doc={
+                "id": doc_id,
+                "scope_id": scope_id,
+                "owner_id": owner_id,
+                "collection_id": collection_id(scope_id, collection),
+                "collection": collection,
+                "title": title,
+                "source_type": source_type,
+                "source_id": src,
+            },
+            run_id=run_id,
+            content_hash=h,
+            now=now,
+        )
+        existing = list(state[0]["chunks"]) if state else []
+        steps: dict[str, dict[str, Any]] = {}
+        try:
+            plan = self.pipeline.plan(
+                doc_id, content, existing, steps, CandidateReader(self.db.read, scope_id)
+            )
+            with self.pipeline.step(steps, "writing") as info:
+
+                def commit(tx: Tx) -> dict[str, Any]:
+                    t = now_utc()
+                    pruned = write(
+                        tx,
+                        scope_id=scope_id,
+                        document_id=doc_id,
+                        plan=plan,
+                        model=self.embedder.model_id,
+                        now=t,
+                    )
+                    if superseded:
+                        tx.run(
+                            "documents/supersede",
+                            scope_id=scope_id,
+                            id=doc_id,
+                            entry_ids=superseded,
+                            now=t,
+                        )
+                    tx.run(
+                        "documents/finish",
+                        scope_id=scope_id,
+                        id=doc_id,
+                        run_id=run_id,
+                        doc={
+                            "title": title,
+                            "content": content,
+                            "content_hash": h,
+                            "token_count": sum(c.token_count for c in plan.chunks),
+                            "metadata": meta,
+                            "embedding": plan.doc_vector,
+                            "path": path,
+                        },
+                        model=self.embedder.model_id,
+                        steps=steps_json(steps),
+                        counts=plan.counts(),
+                        now=t,
+                    )
+                    links = tx.run(
+                        "documents/doc_links",
+                        scope_id=scope_id,
+                        id=doc_id,
+                        k=self.config.similar_k,
+                        min_score=self.config.similar_min,
+                        min_shared=self.config.min_shared,
+                    )[0]
+                    return {**pruned, "similar": links["similar"], "sharing": links["sharing"]}
+
+                info.update(self.db.write_tx(commit))
+            self.db.write(
+                "documents/run_steps", scope_id=scope_id, run_id=run_id, steps=steps_json(steps)
+            )
+        except StepFailed as e:
+            self.db.write(
+                "documents/fail",
+                scope_id=scope_id,
+                id=doc_id,
+                run_id=run_id,
+                step=e.step,
+                error=str(e),
+                steps=steps_json(steps),
+                now=now_utc(),
+            )
+            raise PipelineFailed(
+                f"processing {title!r} failed at {e}",
+                document_id=doc_id,
+                run_id=run_id,
+                step=e.step,
+            ) from e.error
+        return IngestResult(
+            doc_id,
+            "created" if created else "updated",
+            title,
+            run_id=run_id,
+            counts=plan.counts(),
+            steps=steps,
+            path=path,
+        )
+
+    def ingest_path(
+        self,
+        path: str | Path,
+        *,
+        owner_id: str,
+        scope_id: str,
+        collection: str = "default",
+        recursive: bool = True,
+        progress: Progress | None = None,
+    ) -> FolderReport:
+        """Ingest a file, or every Markdown, text and HTML file under a folder.
+
+        Each file is a document whose ``source_id`` is its path relative to the folder (the
+        file name for a single file), so re-ingesting a folder updates only what changed. A file
+        that fails is reported (status ``failed``) and the others go on.
+
+        Raises:
+            InvalidInput: The path does not exist or holds no readable file.
+        """
+        import time
+
+        root = Path(path).expanduser()
+        if not root.exists():
+            raise InvalidInput(f"no such file or folder: {root}")
+        files = doc_files.find(root, recursive=recursive)
+        if not files:
+            raise InvalidInput(f"no Markdown, text or HTML files under {root}")
+        report = FolderReport()
+        t = time.perf_counter()
+        started = now_utc()
+        base = root if root.is_dir() else root.parent
+        for i, f in enumerate(files):
+            rel = f.relative_to(base).as_posix()
+            if progress:
+                progress(i, len(files), rel)
+            try:
+                doc = doc_files.read(f)
+            except (OSError, ValueError) as e:
+                report.skipped.append(f"{rel}: {e}")
+                continue
+            if not doc.text.strip():
+                report.skipped.append(f"{rel}: empty")
+                continue
+            try:
+                report.documents.append(
+                    self.ingest(
+                        doc.title,
+                        doc.text,
+                        owner_id=owner_id,
+                        scope_id=scope_id,
+                        collection=collection,
+                        source_type="file",
+                        source_id=rel,
+                        metadata={"format": doc.format, "bytes": doc.size},
+                        path=str(f.resolve()),
+                    )
+                )
+            except PipelineFailed as e:
+                report.documents.append(
+                    IngestResult(
+                        e.document_id, "failed", doc.title, run_id=e.run_id, error=str(e), path=rel
+                    )
+                )
+        if progress:
+            progress(len(files), len(files), "")
+        report.seconds = time.perf_counter() - t
+        totals = report.totals()
+        report.run_id = str(uuid.uuid4())
+        self.db.write(
+            "documents/batch_run",
+            scope_id=scope_id,
+            owner_id=owner_id,
+            collection_id=collection_id(scope_id, collection),
+            collection=collection,
+            run={
+                "id": report.run_id,
+                "path": str(root.resolve()),
+                **{
+                    k: totals[k]
+                    for k in (
+                        "documents", "created", "updated", "unchanged", "failed", "skipped",
+                        "chunks_total", "chunks_embedded", "seconds",
+                    )
+                },
+            },
+            started=started,
+            now=now_utc(),
+        )  # fmt: skip
+        return report
+
+    # -- reading --------------------------------------------------------------------------------
+
+    def resolve(self, ref: str, *, scope_id: str) -> str:
+        """A document's id from its id, source id, title or path (exactly one must match)."""
+        ref = require_text(ref, "document", max_len=2000)
+        rows = self.db.read("documents/find", scope_id=scope_id, ref=ref)
+        if not rows:
+            raise DocumentNotFound(f"no document {ref!r} in scope {scope_id!r}")
+        if len(rows) > 1 and rows[0]["id"] != ref:
+            raise InvalidInput(f"{ref!r} matches several documents; use the document id")
+        return str(rows[0]["id"])
+
+    def get(self, ref: str, *, scope_id: str, chunks: bool = False) -> dict[str, Any]:
+        """A document (without its content) with similar/sharing documents and its last run."""
+        doc_id = self.resolve(ref, scope_id=scope_id)
+        row = self.db.read("documents/get", scope_id=scope_id, id=doc_id)[0]
+        out = {**_plain(row["doc"]), "similar": row["similar"], "sharing": row["sharing"]}
+        out["last_run"] = _run(row["last_run"]) if row["last_run"] else None
+        out.pop("content", None)
+        if chunks:
+            out["chunks"] = self.chunks(doc_id, scope_id=scope_id)
+        return out
+
+    def content(self, ref: str, *, scope_id: str) -> str:
+        """A document's stored text."""
+        doc_id = self.resolve(ref, scope_id=scope_id)
+        return str(
+            self.db.read("documents/get", scope_id=scope_id, id=doc_id)[0]["doc"]["content"] or ""
+        )
+
+    def chunks(self, ref: str, *, scope_id: str) -> builtins.list[dict[str, Any]]:
+        """A document's chunks in order, each with the entities it mentions."""
+        doc_id = self.resolve(ref, scope_id=scope_id)
+        return [
+            dict(r["chunk"]) for r in self.db.read("documents/chunks", scope_id=scope_id, id=doc_id)
+        ]
+
+    def run(self, run_id: str, *, scope_id: str) -> dict[str, Any]:
+        """One pipeline run (a document's, or a folder ingest's ``batch`` run) by id."""
+        rows = self.db.read("documents/run", scope_id=scope_id, id=run_id)
+        if not rows:
+            raise InvalidInput(f"no pipeline run {run_id!r} in scope {scope_id!r}")
+        return _run(rows[0]["run"])
+
+    def runs(self, ref: str, *, scope_id: str, limit: int = 20) -> builtins.list[dict[str, Any]]:
+        """A document's pipeline runs, newest first."""
+        doc_id = self.resolve(ref, scope_id=scope_id)
+        rows = self.db.read("documents/runs", scope_id=scope_id, id=doc_id, limit=limit)
+        return [_run(r["run"]) for r in rows]
+
+    def list(
+        self,
+        scope_id: str,
+        *,
+        collection: str | None = None,
+        status: str | None = None,
+        offset: int = 0,
+        limit: int = 50,
+    ) -> builtins.list[dict[str, Any]]:
+        """A page of the scope's documents, most recently updated first."""
+        if status is not None:
+            one_of(status, "status", ("pending", "ready", "failed"))
+        rows = self.db.read(
+            "documents/list",
+            scope_id=scope_id,
+            collection=collection,
+            status=status,
+            skip=max(0, int(offset)),
+            limit=max(1, min(int(limit), 1000)),
+        )
+        return [_plain(r["doc"]) for r in rows]
+
+    # -- forget ---------------------------------------------------------------------------------
+
+    def forget(self, ref: str, *, scope_id: str) -> dict[str, Any]:
+        """Delete a document and retract everything derived from it, in one transaction.
+
+        Its chunks, their mentions and relation evidence go; relations and entities left without
+        support go; entries it superseded come back; topics that included it become stale; its
+        pipeline runs go.
+
+        Returns:
+            Counts: ``chunks``, ``relations_removed``, ``entities_removed``, ``topics_stale``,
+            ``entries_restored``, ``runs_removed``.
+        """
+        doc_id = self.resolve(ref, scope_id=scope_id)
+
+        def tx_fn(tx: Tx) -> dict[str, Any]:
+            state = tx.run("documents/state", scope_id=scope_id, id=doc_id)
+            if not state:
+                raise DocumentNotFound(f"no document {ref!r} in scope {scope_id!r}")
+            ids = [str(c["id"]) for c in state[0]["chunks"]]
+            out: dict[str, Any] = {"document_id": doc_id, "chunks": len(ids)}
+            r = tx.run("documents/remove_chunks", scope_id=scope_id, ids=ids)[0] if ids else None
+            p = tx.run(
+                "documents/prune",
+                scope_id=scope_id,
+                entity_ids=r["entity_ids"] if r else [],
+                relation_ids=r["relation_ids"] if r else [],
+            )[0]
+            out.update(
+                relations_removed=p["relations_removed"], entities_removed=p["entities_removed"]
+            )
+            d = tx.run("documents/delete", scope_id=scope_id, id=doc_id, now=now_utc())[0]
+            out.update({k: int(d[k]) for k in ("topics_stale", "entries_restored", "runs_removed")})
+            return out
+
+        return self.db.write_tx(tx_fn)
+
+
+def _plain(row: Mapping[str, Any]) -> dict[str, Any]:
+    out = {k: native(v) for k, v in row.items() if k != "embedding"}
+    if isinstance(out.get("metadata"), str):
+        with contextlib.suppress(ValueError):
+            out["metadata"] = json.loads(out["metadata"])
+    return out
+
+
+def _run(row: Mapping[str, Any]) -> dict[str, Any]:
+    out = _plain(row)
+    if isinstance(out.get("step_details"), str):
+        out["step_details"] = json.loads(out["step_details"])
+    return out

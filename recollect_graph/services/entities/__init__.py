@@ -1,0 +1,1 @@
+"""Entities and their relations as a graph."""

@@ -1,0 +1,1 @@
+"""Shared kernels of the services: validation, time, hashing and row mapping."""

@@ -1,0 +1,1 @@
+"""The knowledge core: entries, lifecycle, undoable changes, provenance, access, consolidation."""

@@ -1,0 +1,174 @@
+"""Consolidation: merge near-duplicates, propose conflict resolutions, archive what decayed.
+
+``consolidate(scope_id, dry_run=True)`` only proposes. Applying writes, per near-duplicate
+cluster, a ``consolidated`` entry that ``DERIVED_FROM`` each member and supersedes them, and
+archives (retires) entries whose strength fell below the threshold *and* that carry a negative
+signal (low confidence or a bad outcome); pinned entries are never archived, and an entry is
+never archived just because nobody retrieved it. All of it is one undoable operation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+from recollect_graph.db.client import Tx
+from recollect_graph.services.claims import changes
+from recollect_graph.services.claims.contradictions import Contradictions
+from recollect_graph.services.kernel.times import now_utc
+from recollect_graph.services.kernel.validation import in_range, require_text
+from recollect_graph.services.knowledge.entries import Knowledge
+from recollect_graph.services.knowledge.rows import entry_from_row
+
+_TOKEN = re.compile(r"\w{2,}")
+
+
+def jaccard(a: str, b: str) -> float:
+    """Overlap of the word sets of two texts."""
+    sa, sb = set(_TOKEN.findall(a.lower())), set(_TOKEN.findall(b.lower()))
+    if not sa and not sb:
+        return 1.0
+    return len(sa & sb) / len(sa | sb)
+
+
+def clusters(pairs: list[tuple[str, str]]) -> list[list[str]]:
+    """Connected groups of ids (union-find over pairs), largest first."""
+    parent: dict[str, str] = {}
+
+    def find(x: str) -> str:
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b in pairs:
+        parent[find(a)] = find(b)
+    groups: dict[str, list[str]] = {}
+    for x in parent:
+        groups.setdefault(find(x), []).append(x)
+    return sorted((sorted(g) for g in groups.values() if len(g) > 1), key=len, reverse=True)
+
+
+class Consolidation:
+    """Proposes and applies merges, resolutions and archiving for one scope."""
+
+    def __init__(self, knowledge: Knowledge, contradictions: Contradictions) -> None:
+        self.knowledge = knowledge
+        self.contradictions = contradictions
+        self.db = knowledge.db
+
+    def consolidate(
+        self,
+        scope_id: str,
+        *,
+        dry_run: bool = True,
+        similarity: float = 0.9,
+        overlap: float = 0.5,
+        decay_threshold: float = 0.05,
+        limit: int = 2000,
+    ) -> dict[str, Any]:
+        """Find (and with ``dry_run=False`` apply) merges, resolutions and archiving.
+
+        Returns:
+            ``{merges: [{members, similarity}], resolutions: [{keep, drop, type, reason}],
+            archive: [ids], applied, operation_id, consolidated_ids}``.
+        """
+        scope_id = require_text(scope_id, "scope_id")
+        similarity = in_range(similarity, "similarity", 0.5, 1.0)
+        overlap = in_range(overlap, "overlap", 0.0, 1.0)
+        rows = self.db.read(
+            "consolidate/near_pairs", scope_id=scope_id, limit=int(limit), k=10,
+            similarity=similarity,
+        )  # fmt: skip
+        pairs = [(r["a"], r["b"]) for r in rows if jaccard(r["a_text"], r["b_text"]) >= overlap]
+        sims = {(r["a"], r["b"]): float(r["similarity"]) for r in rows}
+        merges = [
+            {
+                "members": group,
+                "similarity": round(
+                    min(s for (a, b), s in sims.items() if a in group and b in group), 4
+                ),
+            }
+            for group in clusters(pairs)
+        ]
+        resolutions = [
+            {
+                "keep": c["source"].id if c["source"].created_at >= c["target"].created_at
+                else c["target"].id,
+                "drop": c["target"].id if c["source"].created_at >= c["target"].created_at
+                else c["source"].id,
+                "type": c["type"],
+                "reason": c["reason"],
+            }
+            for c in self.contradictions.conflicts(scope_id, limit=1000)
+        ]  # fmt: skip
+        now = now_utc()
+        weak = [entry_from_row(r["entry"], now=now) for r in self.db.read(
+            "consolidate/weak_entries", scope_id=scope_id)]  # fmt: skip
+        archive = [e.id for e in weak if (e.strength or 0.0) < decay_threshold]
+        out: dict[str, Any] = {
+            "scope_id": scope_id,
+            "merges": merges,
+            "resolutions": resolutions,
+            "archive": archive,
+            "applied": False,
+            "operation_id": None,
+            "consolidated_ids": [],
+        }
+        if dry_run or (not merges and not archive):
+            return out
+        return self._apply(scope_id, merges, archive, out)
+
+    def _apply(
+        self, scope_id: str, merges: list[dict[str, Any]], archive: list[str], out: dict[str, Any]
+    ) -> dict[str, Any]:
+        created: list[str] = []
+        plans: list[tuple[str, list[str]]] = []
+        for m in merges:
+            members = self.knowledge.get_many(m["members"], scope_id=scope_id)
+            if len(members) < 2:
+                continue
+            longest = max(members, key=lambda e: len(e.content))
+            kind = Counter(e.entry_type for e in members).most_common(1)[0][0]
+            entry = self.knowledge.remember(
+                f"{longest.content}\n\n(consolidated from {len(members)} related entries)",
+                scope_id=scope_id, owner_id=longest.owner_id, entry_type=kind,
+                source_type="consolidated", title=None,
+                tags=sorted({t for e in members for t in e.tags}),
+                metadata={"consolidated_from": [e.id for e in members]},
+                confidence=0.8, half_life_days=14.0,
+            )  # fmt: skip
+            if entry.created:
+                created.append(entry.id)
+            plans.append((entry.id, [e.id for e in members]))
+        now = now_utc()
+
+        def tx_fn(tx: Tx) -> str:
+            touched = [i for _, ids in plans for i in ids] + archive
+            state = changes.snapshot_state(tx.run, touched, scope_id)
+            links: list[dict[str, Any]] = []
+            for new_id, ids in plans:
+                tx.run("supersede/retire", ids=ids, scope_id=scope_id, now=now, by=new_id)
+                for rel in ("DERIVED_FROM", "SUPERSEDES"):
+                    made = tx.run(
+                        "supersede/link",
+                        rows=[{"source_id": new_id, "target_id": i, "reason": "consolidated"}
+                              for i in ids],
+                        rel_type=rel, origin="consolidate", now=now,
+                    )  # fmt: skip
+                    links += [{**x, "rel": rel} for x in made if x["created"]]
+            if archive:
+                tx.run("supersede/retire", ids=archive, scope_id=scope_id, now=now, by=None)
+            return changes.record(
+                tx.run, kind="consolidate", scope_id=scope_id, now=now, entry_ids=touched,
+                state=state, links=links, created=created, reason="consolidation",
+            )  # fmt: skip
+
+        out.update(
+            applied=True,
+            operation_id=self.db.write_tx(tx_fn),
+            consolidated_ids=[p[0] for p in plans],
+        )
+        return out

@@ -1,0 +1,499 @@
+"""The knowledge core: remember, forget, connect, recent, get, outcome, undo.
+
+Every write is atomic (one transaction per call or batch) and idempotent: an entry's id is derived
+from its scope and content (or source id), so remembering the same thing twice returns the first
+entry; connecting twice returns the existing edge. Destructive changes write an ``Operation`` with
+the before-state so they can be undone.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import timedelta
+from typing import Any
+
+from recollect_graph.db.client import Db, Tx
+from recollect_graph.errors import (
+    ConstraintViolation,
+    EntryNotFound,
+    InvalidInput,
+    RecollectError,
+    ScopeViolation,
+)
+from recollect_graph.ids import entry_id
+from recollect_graph.models import (
+    ENTRY_TYPES,
+    RELATIONS,
+    SOURCE_TYPES,
+    SOURCES,
+    VALENCES,
+    Edge,
+    Entry,
+)
+from recollect_graph.nlp.claims import ClaimExtractor
+from recollect_graph.nlp.classify import classify
+from recollect_graph.nlp.embedder import Embedder
+from recollect_graph.services.claims import changes
+from recollect_graph.services.claims.changes import claim_rows, find_conflicts_many
+from recollect_graph.services.kernel.hashing import content_hash
+from recollect_graph.services.kernel.times import aware, native, now_utc
+from recollect_graph.services.kernel.validation import (
+    MAX_OFFSET,
+    in_range,
+    json_map,
+    one_of,
+    optional_text,
+    require_text,
+    tag_list,
+)
+from recollect_graph.services.knowledge import lifecycle
+from recollect_graph.services.knowledge import provenance as context_mod
+from recollect_graph.services.knowledge.rows import entry_from_row
+from recollect_graph.services.knowledge.undo import History, operation_from_row
+
+log = logging.getLogger(__name__)
+
+Progress = Callable[[int, int], None]
+#: ``remember_many(in_batch_tx=...)``: runs in each batch's transaction with its entries.
+BatchHook = Callable[[Tx, list[Entry]], None]
+ON_CONFLICT = ("record", "supersede", "reject")
+_REMEMBER_KEYS = frozenset(
+    {
+        "content",
+        "entry_type",
+        "auto_classify",
+        "tags",
+        "summary",
+        "source",
+        "source_id",
+        "metadata",
+        "confidence",
+        "half_life_days",
+        "pinned",
+        "title",
+        "description",
+        "source_type",
+        "valid_from",
+        "valid_to",
+        "context_hints",
+        "emotional_valence",
+        "score",
+        "force",
+        "on_conflict",
+    }
+)
+
+
+def embed_text(item: Mapping[str, Any]) -> str:
+    """What gets embedded: title and description (when present) ahead of the content."""
+    parts = [item.get("title"), item.get("description"), item["content"]]
+    return ". ".join(str(p) for p in parts if p)
+
+
+class Knowledge(History):
+    """Recollect's knowledge API over the graph.
+
+    Args:
+        db: The database client.
+        embedder: Embeds content in the same call that stores it.
+        capture_context: Whether to capture git/path/OS context when no hints are given.
+    """
+
+    def __init__(
+        self,
+        db: Db,
+        embedder: Embedder,
+        *,
+        extractor: ClaimExtractor | None = None,
+        capture_context: bool = True,
+    ) -> None:
+        self.db = db
+        self.embedder = embedder
+        self.extractor = extractor
+        self.capture_context = capture_context
+
+    # -- remember ----------------------------------------------------------------------------
+    def remember(self, content: str, *, scope_id: str, owner_id: str, **opts: Any) -> Entry:
+        """Store one entry, embedded and searchable when this returns.
+
+        Args:
+            content: The knowledge (non-empty).
+            scope_id: Scope (tenant/workspace); required.
+            owner_id: Owner; required.
+            **opts: ``entry_type`` ("note"), ``auto_classify`` (False), ``tags``, ``summary``,
+                ``source`` ("system"), ``source_id``, ``metadata``, ``confidence`` (1.0),
+                ``half_life_days`` (7.0), ``pinned`` (False), ``title``, ``description``,
+                ``source_type`` ("observed"), ``valid_from``, ``valid_to``, ``context_hints``,
+                ``emotional_valence`` (inferred), ``score`` (5.0, Lore's 0-10 quality),
+                ``force`` (False: the same content in a scope returns the existing entry),
+                ``on_conflict`` ("record": contradictions with current knowledge become
+                ``CONTRADICTS`` edges with their reason; "supersede": the contradicted entries
+                are retired and superseded by the new one, undoably; "reject": nothing is
+                written and :class:`ContradictionFound` lists the conflicts).
+
+        Returns:
+            The entry; ``created`` is False when it already existed.
+
+        Raises:
+            InvalidInput: Bad input (nothing is written).
+        """
+        return self.remember_many(
+            [{"content": content, **opts}], scope_id=scope_id, owner_id=owner_id
+        )[0]
+
+    def remember_many(
+        self,
+        items: Iterable[Mapping[str, Any]],
+        *,
+        scope_id: str,
+        owner_id: str,
+        progress: Progress | None = None,
+        batch_size: int = 256,
+        in_batch_tx: BatchHook | None = None,
+    ) -> list[Entry]:
+        """Store many entries: batched embedding, one ``UNWIND`` transaction per batch.
+
+        Every item is validated before anything is written. ``progress(done, total)`` is called
+        after each committed batch, so ``done`` counts acknowledged entries only.
+
+        Args:
+            items: Dicts of :meth:`remember`'s keyword arguments plus ``content``.
+            scope_id: Scope of every entry.
+            owner_id: Owner of every entry.
+            progress: Called after each committed batch.
+            batch_size: Entries per transaction.
+            in_batch_tx: Called as ``in_batch_tx(tx, entries)`` inside each batch's
+                transaction, after its entries are written (``entries`` in batch order, with
+                ``created`` set), so a caller commits its own statements atomically with the
+                batch (the learners' cursor). The driver may retry a transaction, so it must be
+                idempotent; raising aborts the batch.
+
+        Returns:
+            The entries in input order.
+        """
+        scope_id = require_text(scope_id, "scope_id", max_len=200)
+        owner_id = require_text(owner_id, "owner_id", max_len=200)
+        batch_size = int(in_range(batch_size, "batch_size", 1, 100_000))
+        if isinstance(items, (str, bytes, Mapping)) or not isinstance(items, Iterable):
+            raise InvalidInput("items must be a list of maps, each with at least a content")
+        rows = []
+        for i, item in enumerate(items):
+            if not isinstance(item, Mapping):
+                raise InvalidInput(
+                    f"item {i}: must be a map with at least a content (got {type(item).__name__})"
+                )
+            rows.append(self._prepare(dict(item), i))
+        self._check_unique_titles(rows)
+        total = len(rows)
+        out: list[Entry] = []
+        for start in range(0, total, max(1, batch_size)):
+            batch = rows[start : start + batch_size]
+            out.extend(self._write_batch(batch, scope_id, owner_id, in_batch_tx))
+            if progress:
+                progress(len(out), total)
+        return out
+
+    def _prepare(self, item: dict[str, Any], i: int) -> dict[str, Any]:
+        unknown = set(item) - _REMEMBER_KEYS
+        if unknown:
+            raise InvalidInput(f"item {i}: unknown fields {sorted(unknown)}")
+        content = require_text(item.get("content"), f"item {i}: content", max_len=200_000)
+        hints = item.get("context_hints")
+        if hints is None and self.capture_context:
+            hints = context_mod.detect()
+        if hints is not None and not isinstance(hints, Mapping):
+            raise InvalidInput(f"item {i}: context_hints must be a mapping")
+        metadata = item.get("metadata") or {}
+        if not isinstance(metadata, Mapping):
+            raise InvalidInput(f"item {i}: metadata must be a mapping")
+        metadata = dict(metadata)
+        entry_type = item.get("entry_type") or "note"
+        if item.get("auto_classify"):
+            entry_type, conf = classify(content, hints)
+            metadata["classification_confidence"] = conf
+        entry_type = one_of(entry_type, f"item {i}: entry_type", ENTRY_TYPES)
+        valence = item.get("emotional_valence")
+        if valence is not None:
+            valence = one_of(valence, f"item {i}: emotional_valence", VALENCES)
+        title = optional_text(item.get("title"), f"item {i}: title", max_len=300)
+        props: dict[str, Any] = {
+            "content": content,
+            "content_hash": content_hash(content),
+            "entry_type": entry_type,
+            "title": title,
+            "description": optional_text(item.get("description"), f"item {i}: description"),
+            "summary": optional_text(item.get("summary"), f"item {i}: summary"),
+            "tags": tag_list(item.get("tags")),
+            "source": one_of(item.get("source", "system"), f"item {i}: source", SOURCES),
+            "source_type": one_of(
+                item.get("source_type", "observed"), f"item {i}: source_type", SOURCE_TYPES
+            ),
+            "source_id": optional_text(item.get("source_id"), f"item {i}: source_id", max_len=2000),
+            "metadata": json_map(metadata, f"item {i}: metadata"),
+            "context_hints": json_map(hints or {}, f"item {i}: context_hints"),
+            "confidence": in_range(item.get("confidence", 1.0), f"item {i}: confidence", 0, 1),
+            "half_life_days": in_range(
+                item.get("half_life_days", 7.0), f"item {i}: half_life_days", 0.01, 36500
+            ),
+            "pinned": bool(item.get("pinned", False)),
+            "emotional_valence": lifecycle.infer_valence(entry_type, metadata, valence),
+            "score": in_range(item.get("score", 5.0), f"item {i}: score", 0, 10),
+            "valid_from": aware(item.get("valid_from"), f"item {i}: valid_from"),
+            "valid_to": aware(item.get("valid_to"), f"item {i}: valid_to"),
+        }
+        if props["valid_from"] and props["valid_to"] and props["valid_to"] <= props["valid_from"]:
+            raise InvalidInput(f"item {i}: valid_to must be after valid_from")
+        on_conflict = one_of(
+            item.get("on_conflict", "record"), f"item {i}: on_conflict", ON_CONFLICT
+        )
+        return {"props": props, "force": bool(item.get("force", False)), "on_conflict": on_conflict}
+
+    def _check_unique_titles(self, rows: Sequence[Mapping[str, Any]]) -> None:
+        seen: set[str] = set()
+        for r in rows:
+            t = r["props"]["title"]
+            if t is not None and t in seen and not r["force"]:
+                raise InvalidInput(f"title {t!r} appears twice in one call")
+            if t is not None:
+                seen.add(t)
+
+    def _write_batch(
+        self,
+        batch: list[dict[str, Any]],
+        scope_id: str,
+        owner_id: str,
+        in_batch_tx: BatchHook | None = None,
+    ) -> list[Entry]:
+        vectors = self.embedder.embed([embed_text(r["props"]) for r in batch])
+        fits = self._schema_fits(batch, vectors, scope_id)
+        now = now_utc()
+        rows = []
+        for i, (r, vec, fit) in enumerate(zip(batch, vectors, fits, strict=True)):
+            p = dict(r["props"])
+            p.update(
+                scope_id=scope_id,
+                owner_id=owner_id,
+                embedding=vec,
+                embedding_model=self.embedder.model_id,
+                schema_fit=fit,
+                half_life_days=lifecycle.adjust_half_life(p["half_life_days"], fit),
+                created_at=now + timedelta(microseconds=i),
+            )
+            eid = entry_id(
+                scope_id, content_sha=p["content_hash"], source_id=p["source_id"], force=r["force"]
+            )
+            p["id"] = eid
+            rows.append({"id": eid, "props": {k: v for k, v in p.items() if v is not None}})
+        claims = (
+            self.extractor.extract_many([r["props"]["content"] for r in batch])
+            if self.extractor
+            else [[] for _ in batch]
+        )
+
+        def tx_fn(tx: Tx) -> list[Entry]:
+            result = tx.run("entries/remember", rows=rows)
+            created = [(i, res["entry"]["id"]) for i, res in enumerate(result) if res["created"]]
+            tx.run(
+                "claims/upsert",
+                rows=[claim_rows(eid, scope_id, claims[i]) for i, eid in created if claims[i]],
+            )
+            found: dict[int, list[dict[str, Any]]] = {}
+            batch_ids = [res["entry"]["id"] for res in result]
+            created_ids = dict(created)
+            per_item = find_conflicts_many(
+                tx.run,
+                [claims[i] if i in created_ids else [] for i in range(len(result))],
+                scope_id=scope_id,
+                owner_id=None,
+                exclude_ids=batch_ids,
+                now=now,
+            )
+            if per_item:
+                found = changes.act_on_conflicts(
+                    tx.run,
+                    per_item,
+                    {i: batch[i]["on_conflict"] for i in per_item},
+                    created_ids,
+                    scope_id,
+                    now,
+                )
+            entries = [
+                entry_from_row(res["entry"], now=now).model_copy(
+                    update={"created": res["created"], "conflicts": found.get(i)}
+                )
+                for i, res in enumerate(result)
+            ]
+            if in_batch_tx is not None:
+                in_batch_tx(tx, entries)
+            return entries
+
+        try:
+            return self.db.write_tx(tx_fn)
+        except ConstraintViolation as e:
+            if "title" in str(e):
+                raise InvalidInput(
+                    f"a memory with one of these titles already exists in scope {scope_id!r} "
+                    f"({e}); titles are unique per scope"
+                ) from e
+            raise
+
+    def _schema_fits(
+        self, batch: list[dict[str, Any]], vectors: list[list[float]], scope_id: str
+    ) -> list[float]:
+        tags = sorted({t for r in batch for t in r["props"]["tags"]})
+        stats = self.db.read("entries/scope_tag_stats", scope_id=scope_id, tags=tags)
+        n = int(stats[0]["n"]) if stats else 0
+        if n == 0:
+            return [0.5] * len(batch)
+        freq = {r["tag"]: int(r["freq"]) for r in stats if r["tag"] is not None}
+        sims: dict[int, list[float]] = {
+            int(r["i"]): list(r["sims"])
+            for r in self.db.read(
+                "entries/neighbour_scores",
+                rows=[{"i": i, "vector": v} for i, v in enumerate(vectors)],
+                scope_id=scope_id,
+                k=20,
+            )
+        }
+        return [
+            lifecycle.schema_fit(r["props"]["tags"], freq, n, sims.get(i, []))
+            for i, r in enumerate(batch)
+        ]
+
+    # -- reads -------------------------------------------------------------------------------
+    def get_many(self, ids: Sequence[str], *, scope_id: str | None = None) -> list[Entry]:
+        """Entries by id in the caller's order (duplicates once; unknown ids skipped).
+
+        Args:
+            ids: Entry ids.
+            scope_id: When given, ids of other scopes behave as not found.
+        """
+        if isinstance(ids, (str, bytes, Mapping)) or not isinstance(ids, Iterable):
+            raise InvalidInput("ids must be a list of strings")
+        wanted = list(dict.fromkeys(str(i) for i in ids))
+        if not wanted:
+            return []
+        now = now_utc()
+        rows = self.db.read("entries/get_many", ids=wanted, scope_id=scope_id)
+        return [entry_from_row(r["entry"], now=now) for r in rows]
+
+    def get(self, entry_id: str, *, scope_id: str | None = None) -> Entry:
+        """One entry, or :class:`EntryNotFound`."""
+        found = self.get_many([entry_id], scope_id=scope_id)
+        if not found:
+            raise EntryNotFound(entry_id)
+        return found[0]
+
+    def recent(self, scope_id: str, *, limit: int = 20, offset: int = 0) -> list[Entry]:
+        """The newest current entries of a scope (not superseded, not deleted).
+
+        A page: the first ``offset`` skipped (newest first, ties by id), then at most ``limit``.
+        """
+        scope_id = require_text(scope_id, "scope_id")
+        limit = int(in_range(limit, "limit", 1, 10_000))
+        skip = int(in_range(offset, "offset", 0, MAX_OFFSET))
+        now = now_utc()
+        rows = self.db.read("entries/recent", scope_id=scope_id, skip=skip, limit=limit, now=now)
+        return [entry_from_row(r["entry"], now=now) for r in rows]
+
+    # -- edges -------------------------------------------------------------------------------
+    def connect(
+        self,
+        source_id: str,
+        target_id: str,
+        relation: str,
+        *,
+        weight: float = 1.0,
+        reason: str | None = None,
+        origin: str = "user",
+        scope_id: str | None = None,
+    ) -> Edge:
+        """Connect two entries of one scope with a typed edge (idempotent).
+
+        Raises:
+            InvalidInput: Unknown relation, weight outside [0, 1], an entry to itself.
+            EntryNotFound: Either entry does not exist (in ``scope_id`` when given).
+            ScopeViolation: The entries are in different scopes.
+        """
+        rel = one_of(str(relation).lower(), "relation", RELATIONS)
+        weight = in_range(weight, "weight", 0, 1)
+        if source_id == target_id:
+            raise InvalidInput("an entry cannot be connected to itself")
+        reason = optional_text(reason, "reason", max_len=2000)
+
+        def tx_fn(tx: Tx) -> Edge:
+            ends = tx.run("entries/endpoints", source_id=source_id, target_id=target_id)[0]
+            for eid, scope in (
+                (source_id, ends["source_scope"]),
+                (target_id, ends["target_scope"]),
+            ):
+                if scope is None or (scope_id is not None and scope != scope_id):
+                    raise EntryNotFound(eid)
+            if ends["source_scope"] != ends["target_scope"]:
+                raise ScopeViolation("cannot connect entries of different scopes")
+            row = tx.run(
+                "entries/connect",
+                source_id=source_id,
+                target_id=target_id,
+                rel_type=rel.upper(),
+                weight=weight,
+                reason=reason,
+                origin=origin,
+                now=now_utc(),
+            )[0]
+            return Edge(
+                source_id=source_id,
+                target_id=target_id,
+                relation=rel,
+                weight=row["weight"],
+                reason=row["reason"],
+                origin=row["origin"],
+                created_at=native(row["created_at"]),
+                created=row["created"],
+            )
+
+        return self.db.write_tx(tx_fn)
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    def outcome(
+        self, entry_ids: Sequence[str], result: str, *, scope_id: str | None = None
+    ) -> list[str]:
+        """Outcome feedback: ``good`` adds 5 days of half-life and verifies; ``bad`` removes 3.
+
+        Returns:
+            The ids that were updated (unknown ids are left out).
+        """
+        result = one_of(result, "result", ("good", "bad"))
+        good = result == "good"
+        rows = self.db.write(
+            "entries/outcome",
+            ids=list(entry_ids),
+            scope_id=scope_id,
+            delta=lifecycle.GOOD_HALF_LIFE_DELTA if good else -lifecycle.BAD_HALF_LIFE_DELTA,
+            score=1 if good else -1,
+            state="verified" if good else "active",
+            now=now_utc(),
+        )
+        return [r["id"] for r in rows]
+
+    def touch(self, ids: Sequence[str]) -> None:
+        """Record that entries were used (access count, last access, stale wakes up)."""
+        self.db.write(
+            "entries/bump_access",
+            ids=list(ids),
+            now=now_utc(),
+            stale_days=lifecycle.STALE_AFTER_DAYS,
+        )
+
+    def links_of(
+        self, ids: Sequence[str], *, per_entry: int = 5
+    ) -> dict[str, list[dict[str, Any]]]:
+        """Knowledge edges of each entry (both directions, strongest first)."""
+        if not ids:
+            return {}
+        rows = self.db.read("entries/links_of", ids=list(ids), per_entry=per_entry)
+        return {r["id"]: [x for x in r["links"] if x is not None] for r in rows}
+
+
+__all__ = ["EntryNotFound", "Knowledge", "RecollectError", "ScopeViolation", "operation_from_row"]

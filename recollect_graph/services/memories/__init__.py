@@ -1,0 +1,1 @@
+"""Lore's dialect: titled memories, feedback, link suggestions, the sweep queue and reflections."""

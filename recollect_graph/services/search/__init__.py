@@ -1,0 +1,1 @@
+"""Hybrid search over a scope and its query-side text processing."""

@@ -1,0 +1,335 @@
+"""Hybrid search: native vector index + full-text index + graph neighbourhood + lifecycle.
+
+1. Candidates: the top ``search_candidates`` of the ``entry_embedding`` vector index and of the
+   ``entry_text`` full-text index, filtered to the scope and to what is current (or believed
+   ``as_of`` a moment). Each gets its cosine to the query (semantic) and its Lucene score,
+   normalised by the best one (keyword). The full-text query is the query's content words (no
+   stop words) less the names of the scope's speakers; when every name the query mentions is a
+   speaker, the vector side uses the query with the names replaced by "they"
+   (:mod:`.search_text`).
+2. Relevance: ``w_semantic*semantic + w_keyword*keyword`` (or reciprocal-rank fusion).
+3. Graph: entries within ``hops`` edges of the best hits, or sharing entities with them, get
+   ``graph = seed relevance x edge weights``; neighbours that were not candidates join the results.
+4. Final score: relevance plus ``w_graph*graph + w_strength*strength + w_quality*score/10 +
+   w_usage*log2(1+uses)/log2(101) + w_context*context``, where ``context`` (conversation turns)
+   is 0.5 when the query names the turn's speaker, up to 1 when it names the turn's date, and
+   1.5 x the question's relevance for the turn right after a matching question (capped at 1);
+   a conversation turn loses ``w_length x (1 - substance)``, its substance rising (log-scaled)
+   from 0 at 20 characters to 1 at 500: short turns ("Thanks!") rarely hold a fact.
+   Every hit carries this breakdown (``brevity`` is the length term).
+5. Every returned entry's ``access_count`` goes up by one and ``last_accessed_at`` is set; a stale
+   entry wakes up as ``observed``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any
+
+from recollect_graph.db.client import Db
+from recollect_graph.errors import InvalidInput
+from recollect_graph.models import Hit, Signals
+from recollect_graph.nlp import cues
+from recollect_graph.nlp.embedder import Embedder
+from recollect_graph.services.kernel.times import aware, native, now_utc
+from recollect_graph.services.kernel.validation import in_range, require_text
+from recollect_graph.services.knowledge import lifecycle
+from recollect_graph.services.knowledge.rows import entry_from_row
+from recollect_graph.services.search.query_text import keyword_terms, substance, without_names
+from recollect_graph.settings import Settings
+
+_WORD = re.compile(r"[\w][\w.\-]*[\w]|\w", re.UNICODE)
+_LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
+RRF_K = 60
+#: Entities mentioned by more entries than this are hubs: sharing them says little.
+MAX_ENTITY_FANOUT = 50
+
+
+def lucene_query(text: str) -> str | None:
+    """A safe Lucene query for free text: its words, escaped, OR-ed (``None`` if no words)."""
+    words = [w.lower() for w in _WORD.findall(text)]
+    words = [w for w in words if w not in ("and", "or", "not", "to")]
+    if not words:
+        return None
+    return " ".join(_LUCENE_SPECIAL.sub(r"\\\1", w) for w in dict.fromkeys(words))
+
+
+def usage_signal(access_count: int) -> float:
+    """Usage in [0, 1]: log-scaled, saturating at 100 uses."""
+    return min(1.0, math.log2(1 + max(access_count, 0)) / math.log2(101))
+
+
+class Search:
+    """Hybrid retrieval over entries.
+
+    Args:
+        db: The database client.
+        embedder: Embeds the query.
+        settings: Fusion method, weights and candidate counts.
+    """
+
+    def __init__(self, db: Db, embedder: Embedder, settings: Settings) -> None:
+        self.db = db
+        self.embedder = embedder
+        self.settings = settings
+
+    def search(
+        self,
+        query: str,
+        *,
+        scope_id: str,
+        limit: int = 10,
+        min_score: float = 0.0,
+        entry_types: Sequence[str] | None = None,
+        tags: Sequence[str] | None = None,
+        source_types: Sequence[str] | None = None,
+        created_after: datetime | str | None = None,
+        as_of: datetime | str | None = None,
+        include_superseded: bool = False,
+        include_deleted: bool = False,
+        hops: int = 1,
+        touch: bool = True,
+    ) -> list[Hit]:
+        """Find entries by meaning, keyword and graph neighbourhood.
+
+        Args:
+            query: Free text (non-empty).
+            scope_id: The scope searched; nothing outside it is returned.
+            limit: Maximum hits (1-1000).
+            min_score: Drop hits whose final score is lower.
+            entry_types: Keep entries of these types.
+            tags: Keep entries carrying any of these tags.
+            source_types: Keep entries of these source types.
+            created_after: Keep entries created at or after this moment.
+            as_of: Answer as of a past moment (what was believed and valid then).
+            include_superseded: Also return retired (superseded or invalidated) entries.
+            include_deleted: Also return soft-deleted entries.
+            hops: Graph expansion depth (0-3; 0 turns the graph signal off).
+            touch: Record the access (default). Off for previews and benchmarks.
+
+        Returns:
+            Hits, best first, each with its score breakdown.
+        """
+        query = require_text(query, "query", max_len=10_000)
+        scope_id = require_text(scope_id, "scope_id")
+        limit = int(in_range(limit, "limit", 1, 1000))
+        hops = int(in_range(hops, "hops", 0, 3))
+        min_score = in_range(min_score, "min_score", 0, 10)
+        now = now_utc()
+        terms, names = keyword_terms(query)
+        unnamed_text = without_names(query, names)
+        if unnamed_text:
+            vector, vector_unnamed = self.embedder.embed([query, unnamed_text])
+        else:
+            vector, vector_unnamed = self.embedder.embed_one(query), None
+        params: dict[str, Any] = {
+            "vector": vector,
+            "vector_unnamed": vector_unnamed,
+            "lucene": " ".join(terms) or None,
+            "terms": terms,
+            "names": names,
+            "scope_id": scope_id,
+            "entry_types": list(entry_types) if entry_types else None,
+            "tags": list(tags) if tags else None,
+            "source_types": list(source_types) if source_types else None,
+            "created_after": aware(created_after, "created_after"),
+            "as_of": aware(as_of, "as_of"),
+            "include_superseded": bool(include_superseded),
+            "include_deleted": bool(include_deleted),
+            "now": now,
+        }
+        cues_ = conversation_cues(query)
+        cands = self._candidates(params, limit)
+        if cands and cands[0].get("unnamed"):
+            vector = vector_unnamed or vector
+        scored = self._relevance(cands)
+        graph: dict[str, tuple[float, str]] = {}
+        if hops > 0 and scored:
+            seeds = sorted(scored.values(), key=lambda c: -c["relevance"])[: max(limit, 5)]
+            for row in self.db.read(
+                "search/expand",
+                seeds=[{"id": c["entry"]["id"], "relevance": c["relevance"]} for c in seeds],
+                hops=hops,
+                vector=vector,
+                scope_id=scope_id,
+                include_superseded=params["include_superseded"],
+                include_deleted=params["include_deleted"],
+                as_of=params["as_of"],
+                now=now,
+                max_fanout=MAX_ENTITY_FANOUT,
+                limit=limit * 3,
+            ):
+                eid = row["id"]
+                graph[eid] = (float(row["graph"]), row["via"])
+                if eid not in scored:
+                    scored[eid] = {
+                        "entry": row,
+                        "semantic": max(0.0, float(row["semantic"] or 0.0)),
+                        "keyword": 0.0,
+                        "relevance": 0.0,
+                        "graph_only": True,
+                    }
+        hits = self._fuse(scored, graph, now, min_score, limit, scope_id, cues_)
+        if touch and hits:
+            self.db.write(
+                "entries/bump_access",
+                ids=[h.entry.id for h in hits],
+                now=now,
+                stale_days=lifecycle.STALE_AFTER_DAYS,
+            )
+        return hits
+
+    def _candidates(self, params: dict[str, Any], limit: int) -> list[dict[str, Any]]:
+        """Index candidates; widen the index window when filters leave too few."""
+        k = self.settings.search_candidates
+        while True:
+            rows = self.db.read("search/candidates", k=k, **params)
+            window_full = not rows or int(rows[0]["window"]) >= k
+            if len(rows) >= limit or not window_full or k >= 4000:
+                return rows
+            k *= 4
+
+    def _relevance(self, cands: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        best_kw = max((float(c["keyword"] or 0.0) for c in cands), default=0.0)
+        out: dict[str, dict[str, Any]] = {}
+        for c in cands:
+            sem = max(0.0, float(c["semantic"] or 0.0))
+            kw = float(c["keyword"] or 0.0) / best_kw if best_kw > 0 else 0.0
+            out[c["id"]] = {"entry": c, "semantic": sem, "keyword": kw}
+        s = self.settings
+        if s.fusion == "rrf":
+            for key, w in (("semantic", s.w_semantic), ("keyword", s.w_keyword)):
+                ranked = sorted(out.values(), key=_by(key))
+                for rank, c in enumerate(ranked):
+                    if c[key] > 0:
+                        c["relevance"] = c.get("relevance", 0.0) + w * (RRF_K + 1) / (
+                            RRF_K + rank + 1
+                        )
+            for c in out.values():
+                c.setdefault("relevance", 0.0)
+        else:
+            for c in out.values():
+                c["relevance"] = s.w_semantic * c["semantic"] + s.w_keyword * c["keyword"]
+        return out
+
+    def _fuse(
+        self,
+        scored: dict[str, dict[str, Any]],
+        graph: dict[str, tuple[float, str]],
+        now: datetime,
+        min_score: float,
+        limit: int,
+        scope_id: str,
+        cues_: tuple[set[str], list[Any]] = (set(), []),
+    ) -> list[Hit]:
+        """Final scores from slim rows; full records are fetched only for the hits returned."""
+        s = self.settings
+        ranked = []
+        for eid, c in scored.items():
+            row = c["entry"]
+            g, via = graph.get(eid, (0.0, None))
+            g = min(1.0, g)
+            if c.get("graph_only") and s.fusion != "rrf":
+                c["relevance"] = s.w_semantic * c["semantic"]
+            strength = lifecycle.strength(
+                created_at=native(row["created_at"]),
+                last_accessed_at=native(row.get("last_accessed_at")),
+                half_life_days=float(row.get("half_life_days") or 7.0),
+                access_count=int(row.get("access_count") or 0),
+                emotional_valence=row.get("emotional_valence") or "neutral",
+                confidence=float(row["confidence"] if row.get("confidence") is not None else 1.0),
+                pinned=bool(row.get("pinned")),
+                now=now,
+            )
+            quality = float(row["score"] if row.get("score") is not None else 5.0) / 10.0
+            usage = usage_signal(int(row.get("access_count") or 0))
+            ctx = context_signal(row, via, g, cues_)
+            brevity = 1.0 - substance(row.get("length")) if row.get("speaker") else 0.0
+            score = (
+                c["relevance"]
+                + s.w_graph * g
+                + s.w_strength * strength
+                + s.w_quality * quality
+                + s.w_usage * usage
+                + s.w_context * ctx
+                - s.w_length * brevity
+            )
+            ranked.append((round(score, 4), eid, c, g, via, strength, quality, usage, ctx, brevity))
+        ranked.sort(key=lambda t: (-t[0], t[1]))
+        top = [t for t in ranked if t[0] >= min_score][:limit]
+        full = (
+            {
+                r["entry"]["id"]: r["entry"]
+                for r in self.db.read(
+                    "entries/get_many", ids=[t[1] for t in top], scope_id=scope_id
+                )
+            }
+            if top
+            else {}
+        )
+        hits: list[Hit] = []
+        for score, eid, c, g, via, strength, quality, usage, ctx, brevity in top:
+            if eid not in full:
+                continue
+            sig = Signals(
+                semantic=round(c["semantic"], 4),
+                keyword=round(c["keyword"], 4),
+                graph=round(g, 4),
+                strength=round(strength, 4),
+                quality=round(quality, 4),
+                usage=round(usage, 4),
+                context=round(ctx, 4),
+                brevity=round(brevity, 4),
+            )
+            hits.append(
+                Hit(
+                    entry=entry_from_row(full[eid], now=now),
+                    score=score,
+                    signals=sig,
+                    via=via,
+                    rank=len(hits) + 1,
+                )
+            )
+        return hits
+
+
+_NAME = re.compile(r"\b[A-Z][a-z]{1,20}\b")
+
+
+def conversation_cues(query: str) -> tuple[set[str], list[Any]]:
+    """Names (capitalised words) and calendar dates a query mentions."""
+    names = {n.lower() for n in _NAME.findall(query)} - cues.STOP
+    return names, cues.absolute_dates(query)
+
+
+def context_signal(
+    row: dict[str, Any], via: str | None, graph: float, cues_: tuple[set[str], list[Any]]
+) -> float:
+    """The conversation signal of a turn in [0, 1] (see the module docstring)."""
+    names, dates = cues_
+    ctx = 0.0
+    speaker = row.get("speaker")
+    if speaker and names and str(speaker).lower() in names:
+        ctx += 0.5
+    at = native(row.get("valid_from"))
+    if dates and isinstance(at, datetime):
+        ctx += cues.date_match(at, dates)
+    if via and via.startswith("answers "):
+        ctx += 1.5 * graph
+    return min(1.0, ctx)
+
+
+def _by(key: str) -> Callable[[dict[str, Any]], float]:
+    def k(c: dict[str, Any]) -> float:
+        return -float(c[key])
+
+    return k
+
+
+def check_query(query: str | None, ids: Sequence[str] | None) -> None:
+    """Lore's rule: a search needs a query or ids."""
+    if not ids and not (query or "").strip():
+        raise InvalidInput("query is required (or pass ids)")

@@ -1,0 +1,1 @@
+"""Sessions: conversations as turns, forks, handoffs, transcripts and vague recall."""

@@ -1,0 +1,145 @@
+"""The pure side of sessions: a session's recall index from its turns, and fork resolution.
+
+No database here: :func:`derive_index` turns a session's turns into keywords, topics, key
+utterances, decisions, an extractive summary and the identifier/marker counts the recall tracks
+scan; :func:`resolve_chain` decides where a fork resumes from its ``FORKED_FROM`` chain.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from recollect_graph.nlp import cues
+from recollect_graph.services.kernel.hashing import content_hash
+
+TERMS_PER_SESSION = 60
+
+
+def resolve_chain(chain: list[dict[str, Any]]) -> dict[str, Any]:
+    """Where a fork resumes: the first non-fork ancestor in its ``FORKED_FROM`` chain.
+
+    The chain's last node has no stored parent; if it is itself a fork, its ``parent_pointer``
+    names a session whose record is gone: the candidate is not resumable (Anamnesis' branch 2/3).
+    """
+    me = chain[0]
+    out: dict[str, Any] = {
+        "session_id": me["id"],
+        "fork_marker": bool(me.get("fork_marker")),
+        "chain": [n["id"] for n in chain[1:]],
+        "parent_pointer": None,
+        "parent_cwd": None,
+        "resumable": False,
+        "resume": None,
+        "missing_parent": None,
+    }
+    if not out["fork_marker"]:
+        out["resumable"] = bool(me.get("cwd"))
+        out["resume"] = _resume(me["id"], me.get("cwd"))
+        return out
+    top = next((n for n in chain[1:] if not n.get("fork_marker")), None)
+    if top is not None:
+        out["parent_pointer"], out["parent_cwd"] = top["id"], top.get("cwd")
+        out["resumable"] = bool(top.get("cwd"))
+        out["resume"] = _resume(top["id"], top.get("cwd"))
+    else:
+        last = chain[-1]
+        out["parent_pointer"] = last.get("parent_pointer")
+        out["missing_parent"] = last.get("parent_pointer")
+    return out
+
+
+def _resume(session_id: str, cwd: str | None) -> str | None:
+    return f"cd {cwd} && claude --resume {session_id}" if cwd else None
+
+
+def derive_index(session: Mapping[str, Any], turns: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """A session's recall index from its turns (pure; see the module docstring)."""
+    texts = [str(t["text"]) for t in turns if t.get("text")]
+    user = [str(t["text"]) for t in turns if t.get("role") == "user" and t.get("text")]
+    artifacts = list(session.get("artifacts") or [])
+    everything = "\n".join([*texts, *artifacts])
+    counts = cues.terms(everything)
+    keywords = cues.keywords(counts)
+    topics = _topics(texts, counts)
+    initial = str(session.get("initial_request") or (user[0] if user else "") or "")
+    decisions = cues.decisions(texts)
+    key = _key_utterances(user, counts, initial)
+    last_assistant = next(
+        (str(t["text"]) for t in reversed(turns) if t.get("role") == "assistant"), ""
+    )
+    outcome = cues.sentences(last_assistant)[:1]
+    summary_parts = [f"Asked: {initial[:240]}" if initial else ""]
+    if decisions:
+        summary_parts.append(f"Decided: {decisions[0][:240]}")
+    if outcome:
+        summary_parts.append(f"Ended: {outcome[0][:240]}")
+    summary = " ".join(p for p in summary_parts if p)
+    identifiers: Counter[tuple[str, str]] = Counter()
+    turn_identifiers: dict[str, Counter[tuple[str, str]]] = {}
+    for t in turns:
+        c = Counter((i.namespace, i.value) for i in cues.identifiers(str(t.get("text") or "")))
+        if c:
+            turn_identifiers[str(t["id"])] = c
+            identifiers.update(c)
+    for a in artifacts:
+        identifiers.update((i.namespace, i.value) for i in cues.identifiers(a))
+    marks: Counter[tuple[str, str]] = Counter()
+    for txt in texts:
+        marks.update((m.kind, m.value) for m in cues.markers(txt))
+    for term, n in counts.most_common(TERMS_PER_SESSION):
+        marks[("term", term)] = n
+    head = ". ".join(p for p in (session.get("title"), initial[:500], ", ".join(keywords)) if p)
+    return {
+        "keywords": keywords,
+        "topics": topics,
+        "key_utterances": key,
+        "decisions": decisions,
+        "summary": summary,
+        "head": head,
+        "identifiers": identifiers,
+        "turn_identifiers": turn_identifiers,
+        "markers": marks,
+        "hash": content_hash(everything),
+    }
+
+
+def _topics(texts: Sequence[str], counts: Counter[str], *, limit: int = 3) -> list[str]:
+    """Repeated two-word phrases of content terms, else the top keywords."""
+    pairs: Counter[str] = Counter()
+    for t in texts:
+        words = [w.lower() for w in cues.TOKEN.findall(t)]
+        for a, b in itertools.pairwise(words):
+            if a in counts and b in counts and a != b:
+                pairs[f"{a} {b}"] += 1
+    out = [p for p, n in pairs.most_common() if n >= 2][:limit]
+    for k in cues.keywords(counts, limit=limit):
+        if len(out) >= limit:
+            break
+        if not any(k in p for p in out):
+            out.append(k)
+    return out
+
+
+def _key_utterances(user: Sequence[str], counts: Counter[str], initial: str) -> list[str]:
+    top = {t for t, _ in counts.most_common(20)}
+    scored = []
+    for i, u in enumerate(user):
+        words = set(cues.terms(u))
+        score = len(words & top) + 2 * len(cues.markers(u)) + (3 if i == 0 else 0)
+        scored.append((score, i, u))
+    picked = sorted(sorted(scored, key=lambda t: (-t[0], t[1]))[:4], key=lambda t: t[1])
+    out = [u[:280] for _, _, u in picked]
+    if initial and initial[:280] not in out:
+        out.insert(0, initial[:280])
+    return out[:5]
+
+
+def mean_vector(vectors: Sequence[Sequence[float]]) -> list[float]:
+    """The normalised mean of unit vectors (a session vector from its parts)."""
+    n = len(vectors)
+    acc = [sum(v[i] for v in vectors) / n for i in range(len(vectors[0]))]
+    norm = sum(x * x for x in acc) ** 0.5 or 1.0
+    return [x / norm for x in acc]

@@ -1,0 +1,389 @@
+"""Export a scope to JSON Lines and import it back (into the same or another scope).
+
+The format (``version`` 1) is one JSON object per line:
+
+* a header: ``{"format": "recollect-graph-export", "version": 1, "scope_id", "embedding_model",
+  "dimensions", "exported_at"}``;
+* node lines: ``{"kind": "node", "labels": [...], "props": {...}}`` (embeddings included);
+* relationship lines: ``{"kind": "rel", "type", "start", "end", "props"}`` where ``start`` and
+  ``end`` are ``{"label", "id", "scope_id"}`` (the key label and id; a ``Session`` is keyed by
+  scope and id).
+
+Temporal values are written as ``{"$datetime": "<ISO 8601>"}`` (``$date``, ``$time``,
+``$localdatetime``, ``$duration`` likewise) and read back to the same Neo4j type. Every node lies
+in the exported scope, so relationships to other scopes are not exported.
+
+Labels and relationship types are checked against fixed allow-lists (``NODE_LABELS`` and
+``REL_TYPES`` in :mod:`.transfer_format`); they are the only names the statements put into a
+dynamic label or relationship type (node lookups seek per key label: no dynamic node label).
+
+Importing into another scope rewrites ``scope_id`` and, by default, remaps ids. An id the
+services derive from the scope (entries from their content hash or source id, turns, entities,
+identifiers, markers, claims, link suggestions, reflections) is derived again for the new scope,
+so later writes there (``remember`` of the same text, ``add_turns`` of the same transcript) find
+the imported nodes; any other id becomes ``uuid5(new scope, old id)``. A session keeps its id (its
+key is ``(scope_id, id)``). Id references held in properties (a claim's ``entry_id``, a link
+suggestion's ``a``/``b``/``from_id``/``to_id`` and so on) are remapped with them; ids inside
+operation payloads (the undo log) are not. The import holds the map of re-derived ids (one pair
+of strings per such node) in memory; lines are streamed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator
+from datetime import UTC, datetime
+from typing import Any
+
+from recollect_graph.db.client import Db, Tx
+from recollect_graph.errors import InvalidInput, SchemaMismatch
+from recollect_graph.ids import imported_id
+from recollect_graph.services.transfer.format import (
+    FORMAT,
+    KEY_LABELS,
+    LABEL_REF_KEYS,
+    REF_KEYS,
+    REL_TYPES,
+    VERSION,
+    decode,
+    derivation,
+    encode,
+    key_label,
+)
+
+
+class Transfer:
+    """Export and import of scopes.
+
+    Args:
+        db: The database client.
+        model: The configured embedding model id (used when the graph records none).
+        dimensions: Its vector size.
+    """
+
+    def __init__(self, db: Db, *, model: str, dimensions: int) -> None:
+        self.db = db
+        self.model = model
+        self.dimensions = dimensions
+
+    def _embedding(self) -> tuple[str, int]:
+        meta = self.db.read("admin/get_embedding_meta")
+        if meta and meta[0]["model"]:
+            return str(meta[0]["model"]), int(meta[0]["dimensions"])
+        return self.model, self.dimensions
+
+    def export(self, scope_id: str, *, page_size: int = 500) -> Iterator[dict[str, Any]]:
+        """Every node of a scope, then every relationship between them, as format lines.
+
+        Streams in pages of ``page_size`` nodes (id-ordered cursors); nothing is held whole.
+
+        Raises:
+            InvalidInput: The scope is empty, or holds a label the format does not know.
+        """
+        if not scope_id or not scope_id.strip():
+            raise InvalidInput("a scope is required")
+        combos = self.db.read("transfer/scope_labels", scope_id=scope_id)
+        if not combos:
+            raise InvalidInput(f"scope {scope_id!r} has no nodes to export")
+        for c in combos:
+            key_label(c["labels"])
+        model, dims = self._embedding()
+        yield {
+            "format": FORMAT,
+            "version": VERSION,
+            "scope_id": scope_id,
+            "embedding_model": model,
+            "dimensions": dims,
+            "exported_at": datetime.now(UTC).isoformat(),
+            "nodes": sum(int(c["count"]) for c in combos),
+        }
+        for label in KEY_LABELS:
+            after = ""
+            while True:
+                rows = self.db.read(
+                    "transfer/nodes_page",
+                    label=label,
+                    scope_id=scope_id,
+                    after=after,
+                    limit=page_size,
+                )
+                for r in rows:
+                    yield {
+                        "kind": "node",
+                        "labels": sorted(r["labels"]),
+                        "props": encode(r["props"]),
+                    }
+                if len(rows) < page_size:
+                    break
+                after = str(rows[-1]["props"]["id"])
+        for label in KEY_LABELS:
+            after = ""
+            while True:
+                rows = self.db.read(
+                    "transfer/rels_page",
+                    label=label,
+                    scope_id=scope_id,
+                    after=after,
+                    limit=page_size,
+                )
+                if not rows:
+                    break
+                for r in rows:
+                    if r["type"] is None:
+                        continue
+                    yield {
+                        "kind": "rel",
+                        "type": r["type"],
+                        "start": {"label": label, "id": r["cursor"], "scope_id": scope_id},
+                        "end": {
+                            "label": key_label(r["end_labels"]),
+                            "id": r["end_id"],
+                            "scope_id": r["end_scope"],
+                        },
+                        "props": encode(r["props"] or {}),
+                    }
+                starts = {r["cursor"] for r in rows}
+                if len(starts) < page_size:
+                    break
+                after = str(max(starts))
+
+    # -- import -----------------------------------------------------------------------------------
+    def import_(
+        self,
+        lines: Iterable[str | dict[str, Any]],
+        *,
+        scope_id: str | None = None,
+        keep_ids: bool | None = None,
+        batch_size: int = 500,
+        progress: Callable[[int], None] | None = None,
+    ) -> dict[str, Any]:
+        """Import an export (lines of text or parsed dicts); idempotent, atomic per batch.
+
+        Args:
+            lines: The export's lines, header first.
+            scope_id: The target scope (default: the exported scope).
+            keep_ids: Keep the exported ids (default: only when importing into the exported
+                scope); ``False`` remaps them into the target scope.
+            batch_size: Lines per transaction.
+            progress: Called with the number of lines written after each batch.
+
+        Returns:
+            ``{"scope_id", "source_scope_id", "ids": "kept"|"remapped", "nodes", "rels",
+            "skipped_rels"}``.
+
+        Raises:
+            InvalidInput: Not an export of this format/version, a malformed line, a label or
+                type outside the allow-lists, or an id another scope already holds.
+            SchemaMismatch: The export's embedding model or vector size differs from the
+                database's (checked before anything is written).
+        """
+        it = iter(lines)
+        header = _header(it)
+        model, dims = self._embedding()
+        if header.get("embedding_model") != model or header.get("dimensions") != dims:
+            raise SchemaMismatch(
+                f"the export's vectors were made by {header.get('embedding_model')!r} "
+                f"({header.get('dimensions')} dims) but this database uses {model!r} "
+                f"({dims} dims); import it into a database built for that model"
+            )
+        source = header.get("scope_id")
+        if not isinstance(source, str) or not source:
+            raise InvalidInput("the export header has no scope_id")
+        target = scope_id or source
+        remap = (target != source) if keep_ids is None else not keep_ids
+        job = _Import(self.db, source, target, remap, progress)
+        nodes: list[dict[str, Any]] = []
+        rels: list[dict[str, Any]] = []
+        for n, raw in enumerate(it, start=2):
+            line = _parse(raw, n)
+            if line is None:
+                continue
+            kind = line.get("kind")
+            if kind == "node":
+                if rels:
+                    job.write_rels(rels)
+                    rels = []
+                nodes.append(job.node_row(line, n))
+                if len(nodes) >= batch_size:
+                    job.write_nodes(nodes)
+                    nodes = []
+            elif kind == "rel":
+                if nodes:
+                    job.write_nodes(nodes)
+                    nodes = []
+                rels.append(job.rel_row(line, n))
+                if len(rels) >= batch_size:
+                    job.write_rels(rels)
+                    rels = []
+            else:
+                raise InvalidInput(f"line {n}: unknown kind {kind!r} (expected node or rel)")
+        if nodes:
+            job.write_nodes(nodes)
+        if rels:
+            job.write_rels(rels)
+        return {
+            "scope_id": target,
+            "source_scope_id": source,
+            "ids": "remapped" if remap else "kept",
+            "nodes": job.nodes,
+            "rels": job.rels,
+            "skipped_rels": job.skipped,
+        }
+
+
+def _parse(raw: str | dict[str, Any], n: int) -> dict[str, Any] | None:
+    if isinstance(raw, dict):
+        return raw
+    if not raw.strip():
+        return None
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError as e:
+        raise InvalidInput(f"line {n} is not valid JSON: {e.msg} (column {e.colno})") from e
+    if not isinstance(value, dict):
+        raise InvalidInput(f"line {n} is not a JSON object")
+    return value
+
+
+def _header(it: Iterator[str | dict[str, Any]]) -> dict[str, Any]:
+    for raw in it:
+        header = _parse(raw, 1)
+        if header is None:
+            continue
+        if header.get("format") != FORMAT:
+            raise InvalidInput(
+                f"not a recollect-graph export (format {header.get('format')!r}, "
+                f"expected {FORMAT!r})"
+            )
+        if header.get("version") != VERSION:
+            raise InvalidInput(
+                f"export format version {header.get('version')!r} is not supported "
+                f"(this version reads {VERSION})"
+            )
+        return header
+    raise InvalidInput("the export is empty (no header line)")
+
+
+class _Import:
+    """State of one import: id remapping and counts."""
+
+    def __init__(
+        self,
+        db: Db,
+        source: str,
+        target: str,
+        remap: bool,
+        progress: Callable[[int], None] | None,
+    ) -> None:
+        self.db = db
+        self.source = source
+        self.target = target
+        self.remap = remap
+        self.progress = progress
+        self.derived: dict[str, str] = {}
+        self.nodes = 0
+        self.rels = 0
+        self.skipped = 0
+        self.done = 0
+
+    def new_id(self, key: str, old: str) -> str:
+        """The id of a node in the target scope (a session keeps its id: its key is scoped)."""
+        if not self.remap or key == "Session":
+            return old
+        return self._ref(old)
+
+    def _ref(self, old: str) -> str:
+        if old in self.derived:
+            return self.derived[old]
+        return imported_id(self.target, old)
+
+    def _refs(self, value: Any) -> Any:
+        if isinstance(value, str):
+            return self._ref(value)
+        if isinstance(value, list):
+            return [self._ref(v) if isinstance(v, str) else v for v in value]
+        return value
+
+    def node_row(self, line: dict[str, Any], n: int) -> dict[str, Any]:
+        labels = line.get("labels")
+        props = line.get("props")
+        if not isinstance(labels, list) or not isinstance(props, dict):
+            raise InvalidInput(f"line {n}: a node needs a labels list and a props map")
+        try:
+            key = key_label(labels)
+        except InvalidInput as e:
+            raise InvalidInput(f"line {n}: {e}") from e
+        old = props.get("id")
+        if not isinstance(old, str) or not old:
+            raise InvalidInput(f"line {n}: the node has no id")
+        if props.get("scope_id") != self.source:
+            raise InvalidInput(
+                f"line {n}: node {old} is in scope {props.get('scope_id')!r}, "
+                f"not the exported scope {self.source!r}"
+            )
+        props = decode(props)
+        props["scope_id"] = self.target
+        if self.remap:
+            derive = derivation(key, labels, props)
+            if derive is not None and derive(self.source, lambda x: x) == old:
+                self.derived[old] = derive(self.target, self._ref)
+            refs = REF_KEYS | LABEL_REF_KEYS.get(key, frozenset())
+            for k in refs & props.keys():
+                props[k] = self._refs(props[k])
+            if key == "LinkSuggestion" and isinstance(props.get("a"), str):
+                props["a"], props["b"] = sorted((str(props["a"]), str(props["b"])))
+            props["id"] = self.new_id(key, old)
+        return {"key": key, "labels": labels, "props": props}
+
+    def rel_row(self, line: dict[str, Any], n: int) -> dict[str, Any]:
+        rtype = line.get("type")
+        if rtype not in REL_TYPES:
+            raise InvalidInput(f"line {n}: relationship type {rtype!r} is not part of the format")
+        ends: list[dict[str, str]] = []
+        for side in ("start", "end"):
+            ref = line.get(side)
+            if not isinstance(ref, dict) or ref.get("label") not in KEY_LABELS:
+                raise InvalidInput(f"line {n}: {side} needs a key label ({', '.join(KEY_LABELS)})")
+            if not isinstance(ref.get("id"), str):
+                raise InvalidInput(f"line {n}: {side} has no id")
+            ends.append({"label": ref["label"], "id": self.new_id(ref["label"], ref["id"])})
+        props = line.get("props") or {}
+        if not isinstance(props, dict):
+            raise InvalidInput(f"line {n}: props must be a map")
+        return {"type": rtype, "start": ends[0], "end": ends[1], "props": decode(props)}
+
+    def write_nodes(self, rows: list[dict[str, Any]]) -> None:
+        target = self.target
+
+        def work(tx: Tx) -> int:
+            taken = tx.run(
+                "transfer/foreign_ids",
+                rows=[{"key": r["key"], "id": r["props"]["id"], "scope_id": target} for r in rows],
+            )
+            if taken:
+                t = taken[0]
+                raise InvalidInput(
+                    f"{len(taken)} id(s) of the import are held by another scope "
+                    f"(e.g. {t['label']} {t['id']} in {t['scope_id']!r}); import into a new "
+                    "scope with remapped ids (the default for --scope NEW)"
+                )
+            return int(tx.run("transfer/import_nodes", rows=rows)[0]["written"])
+
+        self.nodes += self.db.write_tx(work)
+        self._tick(len(rows))
+
+    def write_rels(self, rows: list[dict[str, Any]]) -> None:
+        target = self.target
+
+        def work(tx: Tx) -> int:
+            return int(tx.run("transfer/import_rels", scope_id=target, rows=rows)[0]["written"])
+
+        written = self.db.write_tx(work)
+        self.rels += written
+        self.skipped += len(rows) - written
+        self._tick(len(rows))
+
+    def _tick(self, n: int) -> None:
+        self.done += n
+        if self.progress:
+            self.progress(self.done)
