@@ -1,6 +1,6 @@
 """Topic build time at size (default 10,000 entries) on a throwaway embedded Neo4j.
 
-Entries are written directly (``cypher/testing/topics_bench_entries``) with precomputed vectors
+Entries are written directly (``tests/cypher/topics_bench_entries``) with precomputed vectors
 that are random but clustered: ``--clusters`` unit centres in the model's dimension, each entry its
 centre plus Gaussian noise (expected cosine within a cluster about ``1 / (1 + noise^2)``, between
 clusters about 0), plus ``--outliers`` of pure noise. Each entry's text mixes its cluster's words

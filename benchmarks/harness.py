@@ -10,8 +10,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from recollect_graph import Settings
+from recollect_graph.db.queries import register_root
 from recollect_graph.db.server import LocalServer, free_port
 from recollect_graph.models import ServerStatus
+
+# The statements only tests and benchmarks run (bulk loaders, brute-force scans) live in
+# tests/cypher/ and are loaded as ``testing/<name>``; the wheel ships none of them.
+register_root("testing", Path(__file__).resolve().parents[1] / "tests" / "cypher")
 
 
 @contextlib.contextmanager

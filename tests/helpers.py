@@ -10,7 +10,12 @@ from typing import Any
 from click.testing import Result
 
 from recollect_graph import Settings
+from recollect_graph.db.queries import register_root
 from recollect_graph.db.server import free_port
+
+# The statements only tests and benchmarks run (bulk loaders, brute-force scans) live in
+# tests/cypher/ and are loaded as ``testing/<name>``; the wheel ships none of them.
+register_root("testing", Path(__file__).resolve().parent / "cypher")
 
 
 def make_settings(base: Path, **overrides: object) -> Settings:

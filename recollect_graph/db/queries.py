@@ -123,6 +123,27 @@ def parse(name: str, source: str) -> CypherQuery:
     return q
 
 
+#: Folders outside the package that serve names under a prefix (see :func:`register_root`).
+_EXTRA_ROOTS: dict[str, Path] = {}
+
+
+def register_root(prefix: str, folder: Path) -> None:
+    """Serve ``<prefix>/<name>`` from ``folder`` instead of the package's ``cypher/``.
+
+    Tests and benchmarks keep the statements only they run (bulk loaders, brute-force scans) in
+    their own folders this way, so the wheel ships none of them.
+
+    Raises:
+        CypherFileError: ``prefix`` is not one lower-case word, or ``folder`` is not a folder.
+    """
+    if not re.fullmatch(r"[a-z0-9_]+", prefix):
+        raise CypherFileError(f"invalid cypher root prefix {prefix!r}")
+    if not folder.is_dir():
+        raise CypherFileError(f"no such folder for cypher/{prefix}: {folder}")
+    _EXTRA_ROOTS[prefix] = folder
+    cypher.cache_clear()
+
+
 @cache
 def cypher(name: str) -> CypherQuery:
     """Load ``cypher/<name>.cypher`` (cached).
@@ -135,8 +156,12 @@ def cypher(name: str) -> CypherQuery:
     """
     if not re.fullmatch(r"[a-z0-9_]+(/[a-z0-9_]+)*", name):
         raise CypherFileError(f"invalid cypher file name {name!r}")
-    node = cypher_root()
-    for part in f"{name}.cypher".split("/"):
+    head, _, rest = name.partition("/")
+    node: Traversable = cypher_root()
+    parts = f"{name}.cypher".split("/")
+    if rest and head in _EXTRA_ROOTS:
+        node, parts = _EXTRA_ROOTS[head], f"{rest}.cypher".split("/")
+    for part in parts:
         node = node / part
     if not node.is_file():
         raise CypherFileError(f"cypher/{name}.cypher does not exist")

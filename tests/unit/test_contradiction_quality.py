@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from recollect_graph.nlp.claims import CLAIM_EXCLUDE, ClaimExtractor
-from recollect_graph.nlp.evaluate import evaluate, load_pairs, predict
 from recollect_graph.nlp.spacy_loader import SpacyLoader
+from tests.contradiction_eval import evaluate, load_pairs, predict
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 

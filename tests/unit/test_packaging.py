@@ -31,6 +31,9 @@ def test_wheel_ships_cypher_files_and_launcher(tmp_path: Path) -> None:
     }
     assert expected and expected <= names, sorted(expected - names)
     assert "recollect_graph/py.typed" in names
+    # test-only code stays out of the wheel
+    assert not [n for n in names if "/testing/" in n or n.endswith("nlp/evaluate.py")]
+    assert not [n for n in names if n.startswith("tests/")]
     assert "recollect_graph/db/launcher/pom.xml" in names
     assert (
         "recollect_graph/db/launcher/src/main/java/org/recollectgraph/launcher/Launcher.java"

@@ -1,4 +1,5 @@
 import re
+from pathlib import Path
 
 import pytest
 
@@ -6,6 +7,10 @@ from recollect_graph.db.queries import all_names, body_params, cypher, migration
 from recollect_graph.errors import CypherFileError
 
 NAMES = all_names()
+#: The statements only tests and benchmarks run, served as ``testing/<name>`` (tests/helpers.py).
+TEST_ONLY = sorted(
+    f"testing/{p.stem}" for p in (Path(__file__).resolve().parents[1] / "cypher").glob("*.cypher")
+)
 
 
 def test_there_are_cypher_files() -> None:
@@ -13,7 +18,7 @@ def test_there_are_cypher_files() -> None:
     assert "admin/show_indexes" in NAMES
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", NAMES + TEST_ONLY)
 def test_every_file_loads_and_its_params_match_its_header(name: str) -> None:
     q = cypher(name)
     assert q.purpose, f"{name} has an empty Purpose"
@@ -81,3 +86,18 @@ def test_loader_refuses_names_outside_the_folder(bad: str) -> None:
 def test_missing_file_is_a_clear_error() -> None:
     with pytest.raises(CypherFileError, match="does not exist"):
         cypher("admin/no_such_query")
+
+
+def test_test_only_statements_are_served_from_tests_not_the_package() -> None:
+    assert TEST_ONLY, "tests/cypher/ has no statements"
+    assert not [n for n in NAMES if n.startswith("testing/")]
+    assert cypher(TEST_ONLY[0]).text
+
+
+def test_register_root_refuses_a_bad_prefix_or_folder(tmp_path: Path) -> None:
+    from recollect_graph.db.queries import register_root
+
+    with pytest.raises(CypherFileError, match="prefix"):
+        register_root("Bad/Prefix", tmp_path)
+    with pytest.raises(CypherFileError, match="no such folder"):
+        register_root("extra", tmp_path / "missing")
