@@ -131,7 +131,7 @@ def load_claims(
     pool_claims: list[list],
 ) -> None:
     """Attach to bulk entries the claims of the pool text they were made from."""
-    from recollect_graph.services.claims.changes import claim_rows
+    from recollect_graph.services.claims.store import claim_rows
 
     rows = (
         claim_rows(f"{scope}-{j}", scope, pool_claims[int(idx[j])])

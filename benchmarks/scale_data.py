@@ -25,7 +25,7 @@ from benchmarks import datagen
 from recollect_graph import Recollect
 from recollect_graph.ids import entry_id
 from recollect_graph.models import ENTRY_TYPES
-from recollect_graph.services.claims.changes import claim_rows as rows_of
+from recollect_graph.services.claims.store import claim_rows as rows_of
 from recollect_graph.services.kernel.hashing import content_hash
 
 MAIN = "bench"

@@ -17,8 +17,8 @@ from recollect_graph.learners import plan as planning
 from recollect_graph.learners.base import Extract, aware_time
 from recollect_graph.learners.result import LearnResult
 from recollect_graph.models import Entry
-from recollect_graph.services.claims import changes
 from recollect_graph.services.kernel.times import native, now_utc
+from recollect_graph.services.knowledge import changesets
 from recollect_graph.services.knowledge.entries import Knowledge
 from recollect_graph.services.search.hybrid import lucene_query
 
@@ -229,7 +229,7 @@ class BatchStep:
         olds = [o for o in dict.fromkeys(olds) if o != new_id]
         if not olds:
             return 0
-        changes.supersede(tx.run, self.scope_id, new_id, olds, now, kind=kind, reason=reason)
+        changesets.supersede(tx.run, self.scope_id, new_id, olds, now, kind=kind, reason=reason)
         self.superseded += len(olds)
         return len(olds)
 

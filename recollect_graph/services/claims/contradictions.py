@@ -19,7 +19,7 @@ from recollect_graph.errors import EntryNotFound, InvalidInput, ScopeViolation
 from recollect_graph.models import Entry, Record
 from recollect_graph.nlp.claim_lexicon import bag_key, canonical
 from recollect_graph.nlp.claims import Claim, ClaimExtractor
-from recollect_graph.services.claims import changes
+from recollect_graph.services.claims import store as claim_store
 from recollect_graph.services.kernel.times import native, now_utc
 from recollect_graph.services.kernel.validation import (
     MAX_OFFSET,
@@ -27,6 +27,7 @@ from recollect_graph.services.kernel.validation import (
     optional_text,
     require_text,
 )
+from recollect_graph.services.knowledge import changesets
 from recollect_graph.services.knowledge.entries import Knowledge
 from recollect_graph.services.knowledge.rows import entry_from_row
 from recollect_graph.services.search.hybrid import lucene_query
@@ -112,7 +113,7 @@ class Contradictions:
         scope_id = require_text(scope_id, "scope_id")
         claims = self.extractor.extract(content)
         now = now_utc()
-        found = changes.find_conflicts(
+        found = claim_store.find_conflicts(
             self.db.read, claims, scope_id=scope_id, owner_id=owner_id, exclude_ids=[], now=now
         )
         entries = {e.id: e for e in self.knowledge.get_many([f[0] for f in found])}
@@ -318,7 +319,7 @@ class Contradictions:
         contradictions: Sequence[dict[str, Any]] = (),
         reason: str | None = None,
     ) -> str:
-        return changes.supersede(
+        return changesets.supersede(
             tx.run, scope_id, new_id, olds, now, kind=kind, created=created,
             contradictions=contradictions, reason=reason,
         )  # fmt: skip
@@ -376,7 +377,7 @@ class Contradictions:
             ids = [i for i in ids if i != new_id]
 
         def tx_fn(tx: Tx) -> dict[str, Any]:
-            state = changes.snapshot_state(tx.run, ids, scope_id)
+            state = changesets.snapshot_state(tx.run, ids, scope_id)
             tx.run("supersede/weaken", ids=ids, scope_id=scope_id, factor=factor, now=now)
             links: list[dict[str, Any]] = []
             if new_id and ids:
@@ -388,7 +389,7 @@ class Contradictions:
                     origin="invalidate",
                     now=now,
                 )
-            op = changes.record(
+            op = changesets.record(
                 tx.run,
                 kind="invalidate",
                 scope_id=scope_id,

@@ -14,10 +14,10 @@ from collections import Counter
 from typing import Any
 
 from recollect_graph.db.client import Tx
-from recollect_graph.services.claims import changes
 from recollect_graph.services.claims.contradictions import Contradictions
 from recollect_graph.services.kernel.times import now_utc
 from recollect_graph.services.kernel.validation import in_range, require_text
+from recollect_graph.services.knowledge import changesets
 from recollect_graph.services.knowledge.entries import Knowledge
 from recollect_graph.services.knowledge.rows import entry_from_row
 
@@ -147,7 +147,7 @@ class Consolidation:
 
         def tx_fn(tx: Tx) -> str:
             touched = [i for _, ids in plans for i in ids] + archive
-            state = changes.snapshot_state(tx.run, touched, scope_id)
+            state = changesets.snapshot_state(tx.run, touched, scope_id)
             links: list[dict[str, Any]] = []
             for new_id, ids in plans:
                 tx.run("supersede/retire", ids=ids, scope_id=scope_id, now=now, by=new_id)
@@ -161,7 +161,7 @@ class Consolidation:
                     links += [{**x, "rel": rel} for x in made if x["created"]]
             if archive:
                 tx.run("supersede/retire", ids=archive, scope_id=scope_id, now=now, by=None)
-            return changes.record(
+            return changesets.record(
                 tx.run, kind="consolidate", scope_id=scope_id, now=now, entry_ids=touched,
                 state=state, links=links, created=created, reason="consolidation",
             )  # fmt: skip

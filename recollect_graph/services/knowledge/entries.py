@@ -34,8 +34,8 @@ from recollect_graph.models import (
 from recollect_graph.nlp.claims import ClaimExtractor
 from recollect_graph.nlp.classify import classify
 from recollect_graph.nlp.embedder import Embedder
-from recollect_graph.services.claims import changes
-from recollect_graph.services.claims.changes import claim_rows, find_conflicts_many
+from recollect_graph.services.claims import store as claim_store
+from recollect_graph.services.claims.store import claim_rows, find_conflicts_many
 from recollect_graph.services.kernel.hashing import content_hash
 from recollect_graph.services.kernel.times import aware, native, now_utc
 from recollect_graph.services.kernel.validation import (
@@ -310,7 +310,7 @@ class Knowledge(History):
                 now=now,
             )
             if per_item:
-                found = changes.act_on_conflicts(
+                found = claim_store.act_on_conflicts(
                     tx.run,
                     per_item,
                     {i: batch[i]["on_conflict"] for i in per_item},

@@ -14,10 +14,10 @@ from recollect_graph.db.client import Db, Tx
 from recollect_graph.errors import EntryNotFound, InvalidInput
 from recollect_graph.models import Entry, Operation
 from recollect_graph.nlp.claims import ClaimExtractor
-from recollect_graph.services.claims import changes
-from recollect_graph.services.claims.changes import claim_rows
+from recollect_graph.services.claims.store import claim_rows
 from recollect_graph.services.kernel.times import aware, native, now_utc
 from recollect_graph.services.kernel.validation import MAX_OFFSET, in_range, require_text
+from recollect_graph.services.knowledge import changesets
 from recollect_graph.services.knowledge.rows import entry_from_row
 
 
@@ -48,8 +48,8 @@ class History:
                 raise EntryNotFound(entry_id)
             props = snap[0]["props"]
             edges = [e for e in snap[0]["edges"] if e is not None]
-            revived = changes.revive_superseded(tx.run, entry_id)
-            changes.delete_entry(tx.run, entry_id, now)
+            revived = changesets.revive_superseded(tx.run, entry_id)
+            changesets.delete_entry(tx.run, entry_id, now)
             before = json.dumps(
                 {"props": props, "labels": snap[0]["labels"], "edges": edges, "revived": revived},
                 default=_json_default,
@@ -140,7 +140,7 @@ class History:
                 tx.run("entries/restore_snapshot", props=props, edges=edges)
                 if turn:
                     tx.run("sessions/restore_turn", id=props["id"], now=now)
-                changes.restore_states(tx.run, before.get("revived") or [])
+                changesets.restore_states(tx.run, before.get("revived") or [])
                 if self.extractor and props.get("content"):
                     found = self.extractor.extract(str(props["content"]))
                     if found:
@@ -149,7 +149,7 @@ class History:
                             rows=[claim_rows(props["id"], props["scope_id"], found)],
                         )
             elif op["kind"] in ("supersede", "invalidate", "resolve", "consolidate"):
-                changes.revert(tx.run, before, now)
+                changesets.revert(tx.run, before, now)
             elif op["kind"] == "soft_delete":
                 tx.run("entries/restore", ids=op["entry_ids"], scope_id=op["scope_id"], now=now)
             else:
