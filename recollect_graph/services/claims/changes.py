@@ -20,9 +20,9 @@ from recollect_graph.errors import ContradictionFound
 from recollect_graph.nlp.claims import Claim
 from recollect_graph.nlp.conflicts import PRIORITY, Verdict, best, judge
 from recollect_graph.services.kernel.times import aware, native
+from recollect_graph.vocabulary import SUPERSEDE_REL_TYPES
 
 Run = Callable[..., list[dict[str, Any]]]
-LINK_TYPES = ("SUPERSEDES", "DERIVED_FROM")
 #: Contradictions kept per new statement (strongest first): enough to act on, not a flood.
 MAX_CONFLICTS = 10
 
@@ -217,7 +217,7 @@ def supersede(
 
 def revert(run: Run, before: Mapping[str, Any], now: datetime) -> None:
     """Undo a recorded lifecycle change exactly: edges and entries it made, state it changed."""
-    for rel in LINK_TYPES:
+    for rel in SUPERSEDE_REL_TYPES:
         rows = [
             {"source_id": link["source_id"], "target_id": link["target_id"]}
             for link in before.get("links", [])
