@@ -24,9 +24,9 @@ import numpy as np
 from benchmarks import datagen
 from recollect_graph import Recollect
 from recollect_graph.ids import entry_id
-from recollect_graph.models import ENTRY_TYPES
 from recollect_graph.services.claims.store import claim_rows as rows_of
 from recollect_graph.services.kernel.hashing import content_hash
+from recollect_graph.vocabulary import ENTRY_TYPES
 
 MAIN = "bench"
 OTHERS = tuple(f"bench-other-{k}" for k in range(9))

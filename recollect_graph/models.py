@@ -89,43 +89,6 @@ class SchemaReport(Record):
 
 # -- knowledge core ---------------------------------------------------------------------------
 
-#: Entry types (Recollect's list plus what the pattern classifier emits).
-ENTRY_TYPES = (
-    "note",
-    "decision",
-    "preference",
-    "milestone",
-    "problem",
-    "emotional",
-    "outcome",
-    "event",
-    "observation",
-    "hypothesis",
-    "session_summary",
-    "conversation_turn",
-    "commit",
-    "ci_failure",
-    "document",
-    "reflection",
-)
-#: Knowledge edge relation types (Recollect's six plus Lore's).
-RELATIONS = (
-    "leads_to",
-    "supports",
-    "contradicts",
-    "derived_from",
-    "supersedes",
-    "related_to",
-    "references",
-    "depends_on",
-    "part_of",
-    "causes",
-)
-SOURCES = ("agent", "system", "user")
-SOURCE_TYPES = ("observed", "inferred", "user_stated", "consolidated", "injected")
-VALENCES = ("neutral", "positive", "negative", "critical")
-DELETE_REASONS = ("duplicate", "hallucinated", "outdated", "expired", "unspecified")
-
 
 class Entry(Record):
     """One unit of knowledge. A Lore memory is an entry with a ``title``.

@@ -239,6 +239,16 @@ class Marker(Scoped):
     text = StringProperty()
 
 
+class AccessEvent(Scoped):
+    """One access (a view, a search or a recall) of entries, documents, chunks or sessions."""
+
+    owner_id = StringProperty()
+    kind = StringProperty()
+    query = StringProperty()
+    at = DateTimeNeo4jFormatProperty()
+    entries = RelationshipTo(Entry, "ACCESSED")
+
+
 class LinkSuggestion(Scoped):
     """A proposed edge between two entries, waiting for review."""
 
@@ -272,6 +282,7 @@ class Operation(Scoped):
 
 
 __all__ = [
+    "AccessEvent",
     "Chunk",
     "Claim",
     "Collection",

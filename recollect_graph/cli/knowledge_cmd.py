@@ -24,7 +24,8 @@ from recollect_graph.cli.common import (
 from recollect_graph.cli.output import emit_json, handle_errors, json_option, table
 from recollect_graph.errors import InvalidInput
 from recollect_graph.facade import Recollect
-from recollect_graph.models import ENTRY_TYPES, Entry
+from recollect_graph.models import Entry
+from recollect_graph.vocabulary import ENTRY_TYPES
 
 
 def _entry_row(e: Entry) -> dict[str, Any]:

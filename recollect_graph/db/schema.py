@@ -17,8 +17,6 @@ from recollect_graph.db.queries import CypherQuery, migrations
 from recollect_graph.errors import SchemaMismatch
 from recollect_graph.models import IndexInfo, SchemaReport
 
-VECTOR_LABELS = ("Entry", "Chunk", "Entity", "Topic", "Session")
-
 
 def _version(q: CypherQuery) -> int:
     return int(q.name.split("/")[-1].split("_", 1)[0])

@@ -36,7 +36,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol, runtime_checkable
 
 from recollect_graph.errors import InvalidInput, RecollectError
-from recollect_graph.models import ENTRY_TYPES, VALENCES
+from recollect_graph.vocabulary import ENTRY_TYPES, VALENCES
 
 #: Source names: lower-case words (they become part of cursor ids and source ids).
 SOURCE_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,39}$")
@@ -78,7 +78,7 @@ class Extract:
         content: The knowledge (non-empty).
         source_id: Stable id within the learner (commit sha, test case id, path#section); the
             runner stores ``<source>:<source_id>`` and the same id never makes a second entry.
-        entry_type: One of :data:`recollect_graph.models.ENTRY_TYPES`.
+        entry_type: One of :data:`recollect_graph.vocabulary.ENTRY_TYPES`.
         valence: Emotional valence: neutral, positive, negative or critical.
         tags: Tags.
         metadata: JSON-friendly facts; the runner adds ``learned_from``.

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from recollect_graph.learners.base import Event, Extract, LearnerError, Skip, stream_id
-from recollect_graph.models import ENTRY_TYPES
+from recollect_graph.vocabulary import ENTRY_TYPES
 
 SPLIT_OVER = 1500
 _HEADING = re.compile(r"^(#{1,2})\s+(.+?)\s*#*\s*$")

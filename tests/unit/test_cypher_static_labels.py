@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from recollect_graph.services.transfer.format import KEY_LABELS
+from recollect_graph.vocabulary import KEY_LABELS
 
 CYPHER = Path(__file__).resolve().parents[2] / "cypher"
 BRANCHED = {

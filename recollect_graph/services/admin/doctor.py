@@ -14,7 +14,7 @@ from typing import Any, Literal
 from recollect_graph.db.client import Db
 from recollect_graph.db.launcher_build import MAX_TESTED_JAVA, find_java, find_maven
 from recollect_graph.db.queries import all_names, cypher
-from recollect_graph.db.schema import VECTOR_LABELS, latest_version, list_indexes
+from recollect_graph.db.schema import latest_version, list_indexes
 from recollect_graph.db.server import LocalServer, ensure_password
 from recollect_graph.errors import RecollectError
 from recollect_graph.models import Check
@@ -22,8 +22,7 @@ from recollect_graph.nlp.embedder import Embedder
 from recollect_graph.nlp.spacy_loader import SpacyLoader
 from recollect_graph.services.admin.invariants import Invariants
 from recollect_graph.settings import Settings
-
-FULLTEXT_INDEXES = ("entry_text", "chunk_text", "entity_name", "session_text")
+from recollect_graph.vocabulary import CORE_VECTOR_LABELS, FULLTEXT_INDEXES
 
 
 def _guard(name: str, fn: Callable[[], Check]) -> Check:
@@ -174,7 +173,7 @@ def _schema_checks(db: Db, settings: Settings) -> list[Check]:
     indexes = list_indexes(db)
     offline = [i.name for i in indexes if i.state != "ONLINE"]
     names = {i.name for i in indexes}
-    expected = {f"{lbl.lower()}_embedding" for lbl in VECTOR_LABELS} | set(FULLTEXT_INDEXES)
+    expected = {f"{lbl.lower()}_embedding" for lbl in CORE_VECTOR_LABELS} | set(FULLTEXT_INDEXES)
     missing = sorted(expected - names)
     status: Literal["ok", "warn", "fail"] = "ok" if not offline and not missing else "fail"
     detail = f"{len(indexes)} indexes ONLINE"

@@ -45,6 +45,7 @@ from recollect_graph.db.client import Db, Tx
 from recollect_graph.db.queries import cypher
 from recollect_graph.services.kernel.times import native
 from recollect_graph.services.kernel.validation import in_range, require_text
+from recollect_graph.vocabulary import SCOPED_LABELS
 
 #: The checks, in the order they are reported (each is ``cypher/invariants/<name>.cypher``).
 CHECKS = (
@@ -65,27 +66,6 @@ CHECKS = (
     "documents",
     "access_events",
     "unscoped_nodes",
-)
-#: Labels whose nodes always carry a ``scope_id``.
-SCOPED_LABELS = (
-    "Entry",
-    "Claim",
-    "Entity",
-    "Relation",
-    "Collection",
-    "Document",
-    "Chunk",
-    "PipelineRun",
-    "Topic",
-    "Session",
-    "Turn",
-    "Identifier",
-    "Marker",
-    "LinkSuggestion",
-    "Reflection",
-    "LearnerCursor",
-    "Operation",
-    "AccessEvent",
 )
 
 

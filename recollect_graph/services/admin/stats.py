@@ -17,7 +17,7 @@ from recollect_graph.db.client import Db
 from recollect_graph.db.schema import list_indexes
 from recollect_graph.errors import EntryNotFound, InvalidInput
 from recollect_graph.services.kernel.times import native
-from recollect_graph.services.transfer.format import KEY_LABELS
+from recollect_graph.vocabulary import KEY_LABELS
 
 
 def dir_size(path: Path) -> int | None:

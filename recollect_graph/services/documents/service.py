@@ -44,10 +44,10 @@ from recollect_graph.services.documents.pipeline import (
 )
 from recollect_graph.services.kernel.times import native, now_utc
 from recollect_graph.services.kernel.validation import json_map, one_of, require_text
+from recollect_graph.vocabulary import DOCUMENT_SOURCE_TYPES, DOCUMENT_STATUSES
 
 log = logging.getLogger(__name__)
 
-SOURCE_TYPES = ("manual", "artifact", "conversation", "file")
 MAX_CONTENT_CHARS = 5_000_000
 Progress = Callable[[int, int, str], None]
 
@@ -200,7 +200,7 @@ class Documents:
         scope_id = require_text(scope_id, "scope_id", max_len=200)
         owner_id = require_text(owner_id, "owner_id", max_len=200)
         collection = require_text(collection, "collection", max_len=200)
-        source_type = one_of(source_type, "source_type", SOURCE_TYPES)
+        source_type = one_of(source_type, "source_type", DOCUMENT_SOURCE_TYPES)
         meta = json_map(metadata, "metadata")
         superseded = [require_text(e, "supersedes", max_len=200) for e in supersedes]
         h = content_hash(title, content)
@@ -465,7 +465,7 @@ class Documents:
     ) -> builtins.list[dict[str, Any]]:
         """A page of the scope's documents, most recently updated first."""
         if status is not None:
-            one_of(status, "status", ("pending", "ready", "failed"))
+            one_of(status, "status", DOCUMENT_STATUSES)
         rows = self.db.read(
             "documents/list",
             scope_id=scope_id,

@@ -38,8 +38,8 @@ from recollect_graph.db.client import Db
 from recollect_graph.errors import InvalidInput
 from recollect_graph.services.kernel.times import aware, native, now_utc
 from recollect_graph.services.kernel.validation import in_range, one_of, optional_text, require_text
+from recollect_graph.vocabulary import ACCESS_KINDS
 
-KINDS = ("view", "search", "recall")
 KIND_WEIGHT = {"view": 1.0, "recall": 1.0, "search": 0.5}
 W_SEMANTIC = 0.75
 W_TOPIC = 0.25
@@ -146,7 +146,7 @@ class Access:
             InvalidInput: An unknown kind, an empty scope or a non-string id.
         """
         scope_id = require_text(scope_id, "scope_id")
-        kind = one_of(kind, "kind", KINDS)
+        kind = one_of(kind, "kind", ACCESS_KINDS)
         if isinstance(item_ids, str):
             raise InvalidInput("item_ids must be a list of ids, not one string")
         ids = [require_text(i, "item id") for i in item_ids]

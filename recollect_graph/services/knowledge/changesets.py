@@ -15,11 +15,9 @@ from datetime import datetime
 from typing import Any
 
 from recollect_graph.services.kernel.times import aware, native
+from recollect_graph.vocabulary import SUPERSEDE_REL_TYPES
 
 Run = Callable[..., list[dict[str, Any]]]
-
-
-LINK_TYPES = ("SUPERSEDES", "DERIVED_FROM")
 
 
 def snapshot_state(run: Run, ids: Sequence[str], scope_id: str) -> list[dict[str, Any]]:
@@ -108,7 +106,7 @@ def supersede(
 
 def revert(run: Run, before: Mapping[str, Any], now: datetime) -> None:
     """Undo a recorded lifecycle change exactly: edges and entries it made, state it changed."""
-    for rel in LINK_TYPES:
+    for rel in SUPERSEDE_REL_TYPES:
         rows = [
             {"source_id": link["source_id"], "target_id": link["target_id"]}
             for link in before.get("links", [])

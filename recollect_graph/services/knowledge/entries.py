@@ -22,15 +22,7 @@ from recollect_graph.errors import (
     ScopeViolation,
 )
 from recollect_graph.ids import entry_id
-from recollect_graph.models import (
-    ENTRY_TYPES,
-    RELATIONS,
-    SOURCE_TYPES,
-    SOURCES,
-    VALENCES,
-    Edge,
-    Entry,
-)
+from recollect_graph.models import Edge, Entry
 from recollect_graph.nlp.claims import ClaimExtractor
 from recollect_graph.nlp.classify import classify
 from recollect_graph.nlp.embedder import Embedder
@@ -51,6 +43,7 @@ from recollect_graph.services.knowledge import lifecycle
 from recollect_graph.services.knowledge import provenance as context_mod
 from recollect_graph.services.knowledge.rows import entry_from_row
 from recollect_graph.services.knowledge.undo import History, operation_from_row
+from recollect_graph.vocabulary import ENTRY_TYPES, RELATIONS, SOURCE_TYPES, SOURCES, VALENCES
 
 log = logging.getLogger(__name__)
 

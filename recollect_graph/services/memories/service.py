@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from recollect_graph.errors import InvalidInput, RecollectError
-from recollect_graph.models import DELETE_REASONS, RELATIONS, SOURCE_TYPES, Entry, Hit
+from recollect_graph.models import Entry, Hit
 from recollect_graph.services.kernel.times import aware, now_utc
 from recollect_graph.services.kernel.validation import in_range, json_map, one_of, require_text
 from recollect_graph.services.knowledge.entries import Knowledge
@@ -20,6 +20,7 @@ from recollect_graph.services.memories.links import Feedback, LinkSuggester
 from recollect_graph.services.memories.sweep import Sweeper
 from recollect_graph.services.search.hybrid import Search
 from recollect_graph.settings import Settings
+from recollect_graph.vocabulary import DELETE_REASONS, RELATIONS, SOURCE_TYPES
 
 MAX_IDS = 50
 #: Lore's legacy relation names, read as ours.

@@ -15,11 +15,11 @@ from typing import Any
 
 from recollect_graph.errors import InvalidInput, RecollectError
 from recollect_graph.ids import reflection_id, suggestion_id
-from recollect_graph.models import RELATIONS
 from recollect_graph.services.kernel.times import native, now_utc
 from recollect_graph.services.kernel.validation import MAX_OFFSET, in_range, require_text
 from recollect_graph.services.knowledge.entries import Knowledge
 from recollect_graph.services.memories.links import LinkSuggester
+from recollect_graph.vocabulary import RELATIONS
 
 HIGH_CONFIDENCE = 0.6
 #: Memories whose candidates one sweep step reads in a single query.

@@ -1,6 +1,8 @@
-"""The export format's vocabulary: allowed labels and types, value encoding and id derivation.
+"""The export format: key labels, value encoding and id derivation.
 
 See :mod:`recollect_graph.services.transfer.service` for the format and the export/import service.
+The labels and relationship types an export may hold are the graph's
+(:mod:`recollect_graph.vocabulary`).
 """
 
 from __future__ import annotations
@@ -15,65 +17,11 @@ from recollect_graph import ids
 from recollect_graph.errors import InvalidInput
 from recollect_graph.ids import chunk_id, collection_id, document_id, entry_id, turn_entry_id
 from recollect_graph.ids import recall_node_id as node_id
-from recollect_graph.models import RELATIONS
+from recollect_graph.vocabulary import KEY_LABELS, NODE_LABELS
 
 FORMAT = "recollect-graph-export"
 VERSION = 1
 
-#: Key labels in export order (what a node refers to comes before it): each has a uniqueness
-#: constraint on ``id`` (``Session``: on ``(scope_id, id)``). A ``Turn`` is keyed as an ``Entry``.
-KEY_LABELS = (
-    "Entry",
-    "Entity",
-    "Identifier",
-    "Marker",
-    "Topic",
-    "Session",
-    "Claim",
-    "Relation",
-    "Collection",
-    "Document",
-    "Chunk",
-    "PipelineRun",
-    "AccessEvent",
-    "LinkSuggestion",
-    "Reflection",
-    "LearnerCursor",
-    "Operation",
-)
-#: Every label a node of an export may carry.
-NODE_LABELS = frozenset((*KEY_LABELS, "Turn"))
-#: Every relationship type an export may hold.
-REL_TYPES = frozenset(
-    (
-        *(r.upper() for r in RELATIONS),
-        "ASSERTS",
-        "ABOUT",
-        "ABOUT_SESSION",
-        "MENTIONS",
-        "IN_TOPIC",
-        "FROM_SESSION",
-        "CITES",
-        "FORKED_FROM",
-        "CONTINUES",
-        "HAS_TURN",
-        "HAS_MARKER",
-        "NEXT",
-        "CONTAINS",
-        "HAS_CHUNK",
-        "FROM",
-        "TO",
-        "EVIDENCED_BY",
-        "HAS_DOCUMENT",
-        "HAS_RUN",
-        "SUBJECT",
-        "OBJECT",
-        "SIMILAR_TO",
-        "SHARES_ENTITIES",
-        "MAYBE_SAME_AS",
-        "ACCESSED",
-    )
-)
 #: Properties that hold the id of another node (remapped with the ids).
 REF_KEYS = frozenset(
     ("entry_id", "entity_id", "from_id", "to_id", "entry_ids", "memory_ids", "document_id")

@@ -14,8 +14,9 @@ Temporal values are written as ``{"$datetime": "<ISO 8601>"}`` (``$date``, ``$ti
 in the exported scope, so relationships to other scopes are not exported.
 
 Labels and relationship types are checked against fixed allow-lists (``NODE_LABELS`` and
-``REL_TYPES`` in :mod:`.transfer_format`); they are the only names the statements put into a
-dynamic label or relationship type (node lookups seek per key label: no dynamic node label).
+``REL_TYPES`` in :mod:`recollect_graph.vocabulary`); they are the only names the statements put
+into a dynamic label or relationship type (node lookups seek per key label: no dynamic node
+label).
 
 Importing into another scope rewrites ``scope_id`` and, by default, remaps ids. An id the
 services derive from the scope (entries from their content hash or source id, turns, entities,
@@ -40,16 +41,15 @@ from recollect_graph.errors import InvalidInput, SchemaMismatch
 from recollect_graph.ids import imported_id
 from recollect_graph.services.transfer.format import (
     FORMAT,
-    KEY_LABELS,
     LABEL_REF_KEYS,
     REF_KEYS,
-    REL_TYPES,
     VERSION,
     decode,
     derivation,
     encode,
     key_label,
 )
+from recollect_graph.vocabulary import KEY_LABELS, REL_TYPES
 
 
 class Transfer:
