@@ -132,7 +132,7 @@ def load(rg: Recollect, pool: Pool, n0: int, n1: int) -> dict[str, Any]:
         a, b = share(scope, n0), share(scope, n1)
         if b > a:
             out = rg.import_(export_lines(pool, scope, a, b), batch_size=1000)
-            nodes, rels = nodes + out["nodes"], rels + out["rels"]
+            nodes, rels = nodes + out.nodes, rels + out.rels
             print(f"  {scope}: {b} entries", file=sys.stderr)
     rg.db.write("admin/await_indexes", timeout_s=3600)
     import_s = time.perf_counter() - t0

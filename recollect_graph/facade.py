@@ -33,6 +33,16 @@ from recollect_graph.nlp.claims import CLAIM_EXCLUDE, ClaimExtractor
 from recollect_graph.nlp.embedder import Embedder
 from recollect_graph.nlp.entities import EntityExtractor
 from recollect_graph.nlp.spacy_loader import SpacyLoader
+from recollect_graph.results import (
+    ConsolidationReport,
+    EntrySupersession,
+    ForkParent,
+    ImportReport,
+    Invalidation,
+    OpenConflict,
+    Resolution,
+    Supersession,
+)
 from recollect_graph.services.admin.invariants import Invariants
 from recollect_graph.services.admin.stats import Stats
 from recollect_graph.services.claims.contradictions import ContradictionResult, Contradictions
@@ -275,37 +285,35 @@ class Recollect:
         """
         return self.contradictions.check(content, scope_id=scope_id, owner_id=owner_id)
 
-    def supersede(
-        self, scope_id: str, entity: str, relation: str, new_value: str
-    ) -> dict[str, Any]:
+    def supersede(self, scope_id: str, entity: str, relation: str, new_value: str) -> Supersession:
         """Retire what the scope says about (entity, relation) with another value (undoable)."""
         return self.contradictions.supersede(scope_id, entity, relation, new_value)
 
     def supersede_entry(
         self, old_id: str, new_id: str, *, reason: str | None = None
-    ) -> dict[str, Any]:
+    ) -> EntrySupersession:
         """``new_id`` supersedes ``old_id`` (undoable)."""
         return self.contradictions.supersede_entry(old_id, new_id, reason=reason)
 
     def invalidate(
         self, scope_id: str, pattern: str, *, reason: str, replacement: str | None = None
-    ) -> dict[str, Any]:
+    ) -> Invalidation:
         """Weaken entries that mention a deprecated concept; a replacement supersedes them."""
         return self.contradictions.invalidate(
             scope_id, pattern, reason=reason, replacement=replacement
         )
 
-    def conflicts(self, scope_id: str, *, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
+    def conflicts(self, scope_id: str, *, limit: int = 50, offset: int = 0) -> list[OpenConflict]:
         """Open contradictions of a scope, strongest first (a page)."""
         return self.contradictions.conflicts(scope_id, limit=limit, offset=offset)
 
     def resolve(
         self, scope_id: str, a: str, b: str, *, keep: str, forget_loser: bool = False
-    ) -> dict[str, Any]:
+    ) -> Resolution:
         """Resolve the contradiction between entries ``a`` and ``b`` by keeping ``keep``."""
         return self.contradictions.resolve(scope_id, a, b, keep=keep, forget_loser=forget_loser)
 
-    def consolidate(self, scope_id: str, *, dry_run: bool = True) -> dict[str, Any]:
+    def consolidate(self, scope_id: str, *, dry_run: bool = True) -> ConsolidationReport:
         """Propose (or apply) merges of near-duplicates, resolutions and archiving (undoable)."""
         return self.consolidation.consolidate(scope_id, dry_run=dry_run)
 
@@ -400,7 +408,7 @@ class Recollect:
         """Socratic probes for a recall: adjacent months, topics and places from the store."""
         return self._recall.probes(text, scope_id=scope_id)
 
-    def fork_parent(self, session_id: str, *, scope_id: str) -> dict[str, Any]:
+    def fork_parent(self, session_id: str, *, scope_id: str) -> ForkParent:
         """Where a fork resumes: its top-level ancestor, that ancestor's cwd and the command."""
         return self.sessions.fork_parent(session_id, scope_id=scope_id)
 
@@ -445,7 +453,7 @@ class Recollect:
         keep_ids: bool | None = None,
         batch_size: int = 500,
         progress: Callable[[int], None] | None = None,
-    ) -> dict[str, Any]:
+    ) -> ImportReport:
         """Import an export into its scope or ``scope_id`` (idempotent, atomic per batch).
 
         ``keep_ids`` defaults to keeping ids in the exported scope and remapping them in another.

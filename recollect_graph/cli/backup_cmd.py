@@ -193,12 +193,12 @@ def restore_cmd(
             with (root / Path(str(listed[s]["file"])).name).open(encoding="utf-8") as f:
                 results.append(rg.import_(f, scope_id=into or s, batch_size=batch_size))
     if as_json:
-        emit_json(results)
+        emit_json([r.model_dump(mode="json") for r in results])
     else:
         for r in results:
             click.echo(
-                f"restored {r['nodes']} nodes and {r['rels']} relationships into "
-                f"{r['scope_id']!r} (ids {r['ids']})"
+                f"restored {r.nodes} nodes and {r.rels} relationships into "
+                f"{r.scope_id!r} (ids {r.ids})"
             )
 
 

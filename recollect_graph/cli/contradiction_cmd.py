@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
 
 import click
 
@@ -18,6 +17,7 @@ from recollect_graph.cli.common import (
 )
 from recollect_graph.cli.output import emit_json, handle_errors, json_option, table
 from recollect_graph.errors import InvalidInput
+from recollect_graph.results import EntrySupersession, Supersession
 
 SCOPE_ENV = "RECOLLECT_SCOPE"
 
@@ -124,9 +124,9 @@ def conflicts_list_cmd(scope: str | None, offset: int, limit: int, as_json: bool
         emit_json(
             [
                 {
-                    **c,
-                    "source": c["source"].model_dump(mode="json"),
-                    "target": c["target"].model_dump(mode="json"),
+                    **c.model_dump(),
+                    "source": c.source.model_dump(mode="json"),
+                    "target": c.target.model_dump(mode="json"),
                 }
                 for c in found
             ]
@@ -134,13 +134,13 @@ def conflicts_list_cmd(scope: str | None, offset: int, limit: int, as_json: bool
         return
     rows = [
         {
-            "type": c["type"],
-            "score": f"{c['score']:.2f}" if c["score"] is not None else "",
-            "new": short(c["source"].content, 40),
-            "existing": short(c["target"].content, 40),
-            "reason": c["reason"],
-            "new_id": c["source"].id,
-            "existing_id": c["target"].id,
+            "type": c.type,
+            "score": f"{c.score:.2f}" if c.score is not None else "",
+            "new": short(c.source.content, 40),
+            "existing": short(c.target.content, 40),
+            "reason": c.reason,
+            "new_id": c.source.id,
+            "existing_id": c.target.id,
         }
         for c in found
     ]
@@ -171,12 +171,10 @@ def conflicts_resolve_cmd(
     with open_rg(as_json) as rg:
         out = rg.resolve(scope, a, b, keep=keep, forget_loser=forget_loser)
     if as_json:
-        emit_json(out)
+        emit_json(out.model_dump(mode="json"))
     else:
         what = "forgot" if forget_loser else "superseded"
-        click.echo(
-            f"kept {out['kept']}; {what} {out['loser']}{_undo_hint(out.get('operation_id'))}"
-        )
+        click.echo(f"kept {out.kept}; {what} {out.loser}{_undo_hint(out.operation_id)}")
 
 
 # -- supersede ---------------------------------------------------------------------------------
@@ -210,6 +208,7 @@ def supersede_cmd(
     """
     positional = [v for v in (entity, relation, new_value) if v is not None]
     entry_form = old_id is not None or new_id is not None
+    out: Supersession | EntrySupersession
     if bool(positional) == entry_form:
         raise InvalidInput("give either ENTITY RELATION NEW_VALUE or --old ID --new ID (one form)")
     if entry_form:
@@ -229,12 +228,11 @@ def supersede_cmd(
         with open_rg(as_json) as rg:
             out = rg.supersede(scope, entity, relation, new_value)
     if as_json:
-        emit_json(out)
+        emit_json(out.model_dump(mode="json"))
         return
-    made = " (new entry)" if out.get("created") else ""
+    made = " (new entry)" if isinstance(out, Supersession) and out.created else ""
     click.echo(
-        f"{out['new_entry_id']}{made} supersedes {_ids(out['superseded'])}"
-        f"{_undo_hint(out.get('operation_id'))}"
+        f"{out.new_entry_id}{made} supersedes {_ids(out.superseded)}{_undo_hint(out.operation_id)}"
     )
 
 
@@ -291,12 +289,10 @@ def invalidate_cmd(
             scope, pattern, reason=need(reason, "--reason"), replacement=replacement
         )
     if as_json:
-        emit_json(res)
+        emit_json(res.model_dump(mode="json"))
         return
-    by = f"; superseded by {res['replacement_id']}" if res.get("replacement_id") else ""
-    click.echo(
-        f"invalidated {len(res['invalidated'])} entries{by}{_undo_hint(res.get('operation_id'))}"
-    )
+    by = f"; superseded by {res.replacement_id}" if res.replacement_id else ""
+    click.echo(f"invalidated {len(res.invalidated)} entries{by}{_undo_hint(res.operation_id)}")
 
 
 # -- consolidate -------------------------------------------------------------------------------
@@ -317,21 +313,21 @@ def consolidate_cmd(scope: str | None, apply_: bool, as_json: bool) -> None:
     """
     scope = need(scope, "--scope", SCOPE_ENV)
     with open_rg(as_json) as rg:
-        out: dict[str, Any] = rg.consolidate(scope, dry_run=not apply_)
+        out = rg.consolidate(scope, dry_run=not apply_)
     if as_json:
-        emit_json(out)
+        emit_json(out.model_dump(mode="json"))
         return
-    merges, resolutions = out.get("merges", []), out.get("resolutions", [])
+    merges, resolutions = out.merges, out.resolutions
     click.echo(f"{len(merges)} cluster{'s' if len(merges) != 1 else ''} to merge:")
     for m in merges:
-        click.echo(f"  {m.get('similarity')}  {', '.join(m.get('members', []))}")
+        click.echo(f"  {m.similarity}  {', '.join(m.members)}")
     click.echo(f"{len(resolutions)} conflict resolutions proposed:")
     for r in resolutions:
-        click.echo(f"  keep {r.get('keep')} drop {r.get('drop')} ({r.get('type')})")
-    click.echo(f"{len(out.get('archive', []))} entries to archive: {_ids(out.get('archive', []))}")
-    if out.get("applied"):
-        made = _ids(out.get("consolidated_ids", []))
-        click.echo(f"applied; consolidated entries: {made}{_undo_hint(out.get('operation_id'))}")
+        click.echo(f"  keep {r.keep} drop {r.drop} ({r.type})")
+    click.echo(f"{len(out.archive)} entries to archive: {_ids(out.archive)}")
+    if out.applied:
+        made = _ids(out.consolidated_ids)
+        click.echo(f"applied; consolidated entries: {made}{_undo_hint(out.operation_id)}")
     else:
         click.echo("(dry run; write with --apply)")
 

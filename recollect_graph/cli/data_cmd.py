@@ -153,12 +153,12 @@ def import_cmd(
         if f is not sys.stdin:
             f.close()
     if as_json:
-        emit_json(result)
+        emit_json(result.model_dump(mode="json"))
     else:
-        skipped = f", {result['skipped_rels']} skipped" if result["skipped_rels"] else ""
+        skipped = f", {result.skipped_rels} skipped" if result.skipped_rels else ""
         click.echo(
-            f"imported {result['nodes']} nodes and {result['rels']} relationships{skipped} "
-            f"into {result['scope_id']!r} (ids {result['ids']})"
+            f"imported {result.nodes} nodes and {result.rels} relationships{skipped} "
+            f"into {result.scope_id!r} (ids {result.ids})"
         )
 
 

@@ -62,25 +62,32 @@ def ingest_cmd(
       recollect-graph docs ingest docs/ --scope me
       echo "# Note" | recollect-graph docs ingest - --title Note --scope me
     """
-    from recollect_graph.services.documents.service import FolderReport, PipelineFailed
+    from recollect_graph.results import FolderReport, IngestResult
+    from recollect_graph.services.documents.service import PipelineFailed
 
     sc, ow = _scope(scope), need(owner, "--owner", "RECOLLECT_OWNER")
-    report = FolderReport()
+    documents: list[IngestResult] = []
+    skipped: list[str] = []
+    seconds = 0.0
+    run_id: str | None = None
     with open_rg(as_json) as rg:
         for p in paths:
             if p == "-":
                 text = read_input("-")
                 try:
-                    report.documents.append(
+                    documents.append(
                         rg.documents.ingest(
                             title or "stdin", text, owner_id=ow, scope_id=sc, collection=collection
                         )
                     )
                 except PipelineFailed as e:
-                    from recollect_graph.services.documents.service import IngestResult
-
-                    report.documents.append(
-                        IngestResult(e.document_id, "failed", title or "stdin", error=str(e))
+                    documents.append(
+                        IngestResult(
+                            document_id=e.document_id,
+                            status="failed",
+                            title=title or "stdin",
+                            error=str(e),
+                        )
                     )
                 continue
             bar: Any = None
@@ -104,10 +111,11 @@ def ingest_cmd(
             )
             if bar is not None:
                 bar.__exit__(None, None, None)
-            report.documents.extend(sub.documents)
-            report.skipped.extend(sub.skipped)
-            report.seconds += sub.seconds
-            report.run_id = sub.run_id
+            documents.extend(sub.documents)
+            skipped.extend(sub.skipped)
+            seconds += sub.seconds
+            run_id = sub.run_id
+    report = FolderReport(documents=documents, skipped=skipped, seconds=seconds, run_id=run_id)
     totals = report.totals()
     if as_json:
         emit_json(report.to_dict())

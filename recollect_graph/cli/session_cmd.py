@@ -179,19 +179,17 @@ def fork_parent_cmd(session_id: str, scope: str | None, as_json: bool) -> None:
     with open_rg(as_json) as rg:
         p = rg.fork_parent(session_id, scope_id=_scope(scope))
     if as_json:
-        emit_json(p)
+        emit_json(p.model_dump())
         return
-    if not p["fork_marker"]:
-        click.echo(
-            f"{session_id} is not a fork." + (f" Resume: {p['resume']}" if p["resume"] else "")
-        )
-    elif p["resume"]:
-        click.echo(f"parent: {p['parent_pointer']} (via {' -> '.join(p['chain'])})")
-        click.echo(f"resume: {p['resume']}")
-    elif p["missing_parent"]:
-        click.echo(f"parent {p['missing_parent']} has no record any more: not resumable.")
+    if not p.fork_marker:
+        click.echo(f"{session_id} is not a fork." + (f" Resume: {p.resume}" if p.resume else ""))
+    elif p.resume:
+        click.echo(f"parent: {p.parent_pointer} (via {' -> '.join(p.chain)})")
+        click.echo(f"resume: {p.resume}")
+    elif p.missing_parent:
+        click.echo(f"parent {p.missing_parent} has no record any more: not resumable.")
     else:
-        click.echo(f"parent: {p['parent_pointer']} (working directory unknown)")
+        click.echo(f"parent: {p.parent_pointer} (working directory unknown)")
 
 
 @sessions_group.command("handoff")

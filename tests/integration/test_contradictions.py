@@ -114,8 +114,8 @@ def test_remember_records_contradictions_by_default(rg: Recollect, scope_id: str
     new = rg.remember("The default branch is master.", scope_id=scope_id, owner_id="ana")
     assert new.conflicts and new.conflicts[0]["entry_id"] == old
     listed = rg.conflicts(scope_id)
-    assert len(listed) == 1 and listed[0]["type"] == "value_conflict"
-    assert listed[0]["source"].id == new.id and listed[0]["target"].id == old
+    assert len(listed) == 1 and listed[0].type == "value_conflict"
+    assert listed[0].source.id == new.id and listed[0].target.id == old
     assert rg.get(old).retired_at is None  # recorded, not retired
 
 
@@ -159,8 +159,8 @@ def test_supersede_by_claim_and_undo_restores_the_graph(rg: Recollect, scope_id:
     unrelated = remember(rg, scope_id, "The backend uses Postgres.")
     before = dump(rg, scope_id)
     out = rg.supersede(scope_id, "frontend build", "uses", "vite")
-    assert out["created"] and out["superseded"] == [a]
-    new = rg.get(out["new_entry_id"])
+    assert out.created and out.superseded == [a]
+    new = rg.get(out.new_entry_id)
     assert "vite" in new.content.lower()
     assert rg.get(a).retired_at is not None and rg.get(unrelated).retired_at is None
     edge = rg.query(
@@ -169,7 +169,7 @@ def test_supersede_by_claim_and_undo_restores_the_graph(rg: Recollect, scope_id:
     )
     assert edge == [{"n": 1}]
     assert rg.get(b).retired_at is None  # different subject ("build" vs "frontend build")
-    rg.undo(out["operation_id"])
+    rg.undo(out.operation_id)
     after = dump(rg, scope_id)
     assert [n for n in after[0] if "Operation" not in n["l"]] == before[0]
     assert after[1] == before[1]
@@ -183,7 +183,7 @@ def test_supersede_entry(rg: Recollect, scope_id: str) -> None:
     a = remember(rg, scope_id, "Standup is at 9:30.")
     b = remember(rg, scope_id, "Standup moved to 10:00 on Mondays.")
     out = rg.supersede_entry(a, b, reason="new time")
-    assert out["superseded"] == [a] and rg.get(a).retired_at is not None
+    assert out.superseded == [a] and rg.get(a).retired_at is not None
     other = rg.remember("elsewhere", scope_id=scope_id + "-x", owner_id="k").id
     with pytest.raises(ScopeViolation):
         rg.supersede_entry(a, other)
@@ -191,7 +191,7 @@ def test_supersede_entry(rg: Recollect, scope_id: str) -> None:
         rg.supersede_entry("nope", b)
     with pytest.raises(InvalidInput):
         rg.supersede_entry(a, a)
-    rg.undo(out["operation_id"])
+    rg.undo(out.operation_id)
     assert rg.get(a).retired_at is None
 
 
@@ -200,16 +200,16 @@ def test_invalidate_without_and_with_replacement(rg: Recollect, scope_id: str) -
     b = remember(rg, scope_id, "Jenkins agents need 8 GB of memory.")
     keep = remember(rg, scope_id, "The ledger uses Postgres.")
     out = rg.invalidate(scope_id, "jenkins", reason="CI moved")
-    assert sorted(out["invalidated"]) == sorted([a, b]) and out["replacement_id"] is None
+    assert sorted(out.invalidated) == sorted([a, b]) and out.replacement_id is None
     weak = rg.get(a)
     assert weak.confidence == pytest.approx(0.1) and weak.retired_at is None
     assert rg.get(keep).confidence == 1.0
-    rg.undo(out["operation_id"])
+    rg.undo(out.operation_id)
     assert rg.get(a).confidence == 1.0
     out = rg.invalidate(
         scope_id, "jenkins", reason="CI moved", replacement="CI runs on GitHub Actions."
     )
-    rid = out["replacement_id"]
+    rid = out.replacement_id
     assert rid and rg.get(a).retired_at is not None
     n = rg.query(
         "MATCH (:Entry {id: $r})-[s:SUPERSEDES]->(o:Entry) RETURN count(s) AS n", {"r": rid}
@@ -243,9 +243,9 @@ def test_resolve_a_conflict(rg: Recollect, scope_id: str) -> None:
     old = remember(rg, scope_id, "Kai owns the billing service.")
     new = rg.remember("Ana owns the billing service.", scope_id=scope_id, owner_id="ana").id
     out = rg.resolve(scope_id, new, old, keep=new)
-    assert out["loser"] == old and rg.get(old).retired_at is not None
+    assert out.loser == old and rg.get(old).retired_at is not None
     assert rg.conflicts(scope_id) == []
-    rg.undo(out["operation_id"])
+    rg.undo(out.operation_id)
     assert rg.get(old).retired_at is None and len(rg.conflicts(scope_id)) == 1
     with pytest.raises(InvalidInput):
         rg.resolve(scope_id, new, old, keep="someone-else")
@@ -273,15 +273,11 @@ def test_consolidation_dry_run_then_apply_then_undo(rg: Recollect, scope_id: str
     )
     before = dump(rg, scope_id)
     plan = rg.consolidate(scope_id)
-    assert not plan["applied"] and dump(rg, scope_id) == before
-    assert len(plan["merges"]) == 1 and sorted(plan["merges"][0]["members"]) == sorted(ids)
-    assert (
-        plan["archive"] == [weak]
-        and pinned not in plan["archive"]
-        and untouched not in plan["archive"]
-    )
+    assert not plan.applied and dump(rg, scope_id) == before
+    assert len(plan.merges) == 1 and sorted(plan.merges[0].members) == sorted(ids)
+    assert plan.archive == [weak] and pinned not in plan.archive and untouched not in plan.archive
     done = rg.consolidate(scope_id, dry_run=False)
-    (cid,) = done["consolidated_ids"]
+    (cid,) = done.consolidated_ids
     assert rg.get(cid).source_type == "consolidated"
     derived = rg.query(
         "MATCH (:Entry {id: $c})-[:DERIVED_FROM]->(m) RETURN collect(m.id) AS m", {"c": cid}
@@ -290,7 +286,7 @@ def test_consolidation_dry_run_then_apply_then_undo(rg: Recollect, scope_id: str
     assert (
         all(rg.get(i).retired_at is not None for i in ids) and rg.get(weak).retired_at is not None
     )
-    rg.undo(done["operation_id"])
+    rg.undo(done.operation_id)
     after = dump(rg, scope_id)
     assert [n for n in after[0] if "Operation" not in n["l"]] == before[0] and after[1] == before[1]
 

@@ -99,13 +99,13 @@ def test_forks_resolve_to_their_resumable_ancestor(
     for key in ("a_nplus1", "a_money_floats", "a_bench", "a_sigbus", "a_shortcodes"):
         f = BY_KEY[key]
         p = rg.fork_parent(f["id"], scope_id=scope)
-        assert (p["parent_pointer"], p["parent_cwd"]) == (f["root_session"], f["root_cwd"]), key
-        assert p["resume"] == f"cd {f['root_cwd']} && claude --resume {f['root_session']}"
+        assert (p.parent_pointer, p.parent_cwd) == (f["root_session"], f["root_cwd"]), key
+        assert p.resume == f"cd {f['root_cwd']} && claude --resume {f['root_session']}"
     sigbus = rg.fork_parent(BY_KEY["a_sigbus"]["id"], scope_id=scope)
-    assert sigbus["chain"] == [BY_KEY["a_bench"]["id"], BY_KEY["a_bench"]["root_session"]]
+    assert sigbus.chain == [BY_KEY["a_bench"]["id"], BY_KEY["a_bench"]["root_session"]]
     orphan = rg.fork_parent(BY_KEY["a_tag_audit"]["id"], scope_id=scope)
-    assert orphan["resumable"] is False and orphan["resume"] is None
-    assert orphan["missing_parent"] == BY_KEY["a_tag_audit"]["parent"]
+    assert orphan.resumable is False and orphan.resume is None
+    assert orphan.missing_parent == BY_KEY["a_tag_audit"]["parent"]
 
 
 def test_each_input_type_dispatches_to_its_track(rg: Recollect, ingested: tuple[str, Any]) -> None:

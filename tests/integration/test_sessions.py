@@ -113,16 +113,14 @@ def test_forks_resolve_to_the_resumable_ancestor(rg: Recollect, scope_id: str) -
     rg.sessions.add_turns("fork2", chat("g", CONVERSATION[3:4]), parent_session_id="fork1", **kw)
     rg.sessions.add_turns("orphan", chat("o", CONVERSATION[4:]), parent_session_id="gone", **kw)
     p = rg.fork_parent("fork2", scope_id=scope_id)
-    assert p["chain"] == ["fork1", "top"]
-    assert (p["parent_pointer"], p["parent_cwd"]) == ("top", "/home/kai/app")
-    assert p["resume"] == "cd /home/kai/app && claude --resume top"
+    assert p.chain == ["fork1", "top"]
+    assert (p.parent_pointer, p.parent_cwd) == ("top", "/home/kai/app")
+    assert p.resume == "cd /home/kai/app && claude --resume top"
     o = rg.fork_parent("orphan", scope_id=scope_id)
-    assert o["resumable"] is False and o["resume"] is None
-    assert o["missing_parent"] == "gone" and o["parent_cwd"] is None
+    assert o.resumable is False and o.resume is None
+    assert o.missing_parent == "gone" and o.parent_cwd is None
     top = rg.fork_parent("top", scope_id=scope_id)
-    assert (
-        top["fork_marker"] is False and top["resume"] == "cd /home/kai/app && claude --resume top"
-    )
+    assert top.fork_marker is False and top.resume == "cd /home/kai/app && claude --resume top"
     assert {f["id"] for f in rg.sessions.forks(scope_id)} == {"fork1", "fork2", "orphan"}
 
 

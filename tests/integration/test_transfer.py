@@ -101,8 +101,8 @@ def test_round_trip_into_a_new_scope(rg: Recollect, scope_id: str) -> None:
 
     new = f"{scope_id}-copy"
     result = rg.import_(lines, scope_id=new, batch_size=4)
-    assert result["ids"] == "remapped" and result["skipped_rels"] == 0
-    assert result["nodes"] == header["nodes"]
+    assert result.ids == "remapped" and result.skipped_rels == 0
+    assert result.nodes == header["nodes"]
     before, after = snapshot(rg, scope_id), snapshot(rg, new)
     assert after["labels"] == before["labels"]
     assert after["types"] == before["types"]
@@ -122,7 +122,7 @@ def test_round_trip_into_a_new_scope(rg: Recollect, scope_id: str) -> None:
     assert len(new_ids) == len(old_ids) and not old_ids & new_ids
     # the copy works: search finds, the fork chain resolves, the claims point at their entries
     assert rg.search("vite build", scope_id=new)
-    assert rg.fork_parent("conv-1-fork", scope_id=new)["chain"] == ["conv-1"]
+    assert rg.fork_parent("conv-1-fork", scope_id=new).chain == ["conv-1"]
     assert not rg.query(
         "MATCH (e:Entry)-[:ASSERTS]->(c:Claim {scope_id: $s}) WHERE c.entry_id <> e.id RETURN c.id",
         {"s": new},
@@ -145,7 +145,7 @@ def test_round_trip_into_a_new_scope(rg: Recollect, scope_id: str) -> None:
     # and into the exported scope itself (ids kept)
     orig = snapshot(rg, scope_id)
     res = rg.import_(lines)
-    assert res["ids"] == "kept" and snapshot(rg, scope_id) == orig
+    assert res.ids == "kept" and snapshot(rg, scope_id) == orig
 
 
 def test_import_refuses_before_writing(rg: Recollect, scope_id: str) -> None:

@@ -93,14 +93,14 @@ def test_backup_and_restore_while_another_scope_is_written(
         fresh = f"{scope_id}-restored"
         with backup.open() as f:
             res = rg.import_(f, scope_id=fresh, batch_size=4)
-        assert res["ids"] == "remapped" and res["skipped_rels"] == 0
+        assert res.ids == "remapped" and res.skipped_rels == 0
         assert snapshot(rg, fresh) == exported
 
         rg.query("MATCH (n {scope_id: $s}) DETACH DELETE n", {"s": b}, write=True)  # lost...
         assert _nodes(rg, b) == 0
         with backup.open() as f:
             res = rg.import_(f)  # ...and restored from the backup, ids kept
-        assert res["ids"] == "kept"
+        assert res.ids == "kept"
         assert _exact(rg, b) == exact
         assert snapshot(rg, b) == exported
         during = writer.acked - at_start

@@ -271,11 +271,11 @@ class Supersede(Scenario):
 
     def rerun(self, rg: Recollect) -> None:
         res = rg.supersede(self.scope, "frontend build", "uses", "vite")
-        assert res["superseded"] == [self.old]
+        assert res.superseded == [self.old]
         assert rg.get(self.old).retired_at is not None
         assert _count(rg, self.edges, s=self.scope) == 1
         assert _entries(rg, self.scope) == 2  # the old statement and one new-value entry
-        assert rg.supersede(self.scope, "frontend build", "uses", "vite")["superseded"] == []
+        assert rg.supersede(self.scope, "frontend build", "uses", "vite").superseded == []
 
 
 SCENARIOS: list[type[Scenario]] = [RememberMany, Learn, AddTurns, Sweep, Supersede]

@@ -177,7 +177,7 @@ def test_forgetting_a_superseding_entry_brings_back_what_it_superseded(
 ) -> None:
     s, _ = two_scopes
     old = rg.remember("The frontend build uses webpack", scope_id=s, owner_id="kai")
-    new = rg.supersede(s, "frontend build", "uses", "vite")["new_entry_id"]
+    new = rg.supersede(s, "frontend build", "uses", "vite").new_entry_id
     assert rg.get(old.id).retired_at is not None
     rg.forget(new, scope_id=s)
     back = rg.get(old.id)

@@ -119,7 +119,7 @@ def reads_stay_home(rg: Recollect, me: Side, other: Side, query: str) -> None:
     for c in rg.check_contradiction("The build uses vite", scope_id=s).conflicts:
         assert c.existing.scope_id == s
     for row in rg.conflicts(s):
-        assert row["source"].scope_id == s and row["target"].scope_id == s
+        assert row.source.scope_id == s and row.target.scope_id == s
     listed = rg.sessions.list(s)
     assert {x["id"] for x in listed} <= set(me.sessions)
     assert all(x.get("cwd") in (None, me.cwd) for x in listed)

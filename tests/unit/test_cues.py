@@ -117,12 +117,12 @@ def test_fork_chain_resolution() -> None:
         {"id": "top", "fork_marker": False, "parent_pointer": None, "cwd": "/src/app"},
     ]
     r = resolve_chain(chain)
-    assert (r["parent_pointer"], r["parent_cwd"]) == ("top", "/src/app")
-    assert r["resume"] == "cd /src/app && claude --resume top"
+    assert (r.parent_pointer, r.parent_cwd) == ("top", "/src/app")
+    assert r.resume == "cd /src/app && claude --resume top"
     orphan = resolve_chain([{"id": "o", "fork_marker": True, "parent_pointer": "gone"}])
-    assert orphan["resume"] is None and orphan["missing_parent"] == "gone"
+    assert orphan.resume is None and orphan.missing_parent == "gone"
     nocwd = resolve_chain([chain[1], {**chain[2], "cwd": None}])
-    assert nocwd["parent_pointer"] == "top" and nocwd["resume"] is None
+    assert nocwd.parent_pointer == "top" and nocwd.resume is None
 
 
 def test_derive_index_from_turns() -> None:

@@ -19,6 +19,13 @@ from recollect_graph.errors import EntryNotFound, InvalidInput, ScopeViolation
 from recollect_graph.models import Entry, Record
 from recollect_graph.nlp.claim_lexicon import bag_key, canonical
 from recollect_graph.nlp.claims import Claim, ClaimExtractor
+from recollect_graph.results import (
+    EntrySupersession,
+    Invalidation,
+    OpenConflict,
+    Resolution,
+    Supersession,
+)
 from recollect_graph.services.claims import store as claim_store
 from recollect_graph.services.kernel.times import native, now_utc
 from recollect_graph.services.kernel.validation import (
@@ -133,7 +140,7 @@ class Contradictions:
             ok=not conflicts, conflicts=conflicts, claims=[c.to_dict() for c in claims]
         )
 
-    def conflicts(self, scope_id: str, *, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
+    def conflicts(self, scope_id: str, *, limit: int = 50, offset: int = 0) -> list[OpenConflict]:
         """Open contradictions of a scope (CONTRADICTS edges between current entries).
 
         A page: strongest first (then newest, ties by the two ids), the first ``offset`` skipped,
@@ -147,22 +154,22 @@ class Contradictions:
         )
         now = now_utc()
         return [
-            {
-                "source": entry_from_row(r["source"], now=now),
-                "target": entry_from_row(r["target"], now=now),
-                "type": r["type"],
-                "score": r["score"],
-                "reason": r["reason"],
-                "claim": json.loads(r["claim"]) if r["claim"] else None,
-                "existing_claim": json.loads(r["existing_claim"]) if r["existing_claim"] else None,
-                "created_at": native(r["created_at"]),
-            }
+            OpenConflict(
+                source=entry_from_row(r["source"], now=now),
+                target=entry_from_row(r["target"], now=now),
+                type=r["type"],
+                score=r["score"],
+                reason=r["reason"],
+                claim=json.loads(r["claim"]) if r["claim"] else None,
+                existing_claim=json.loads(r["existing_claim"]) if r["existing_claim"] else None,
+                created_at=native(r["created_at"]),
+            )
             for r in rows
         ]
 
     def resolve(
         self, scope_id: str, a: str, b: str, *, keep: str, forget_loser: bool = False
-    ) -> dict[str, Any]:
+    ) -> Resolution:
         """Resolve the contradiction between entries ``a`` and ``b`` by keeping ``keep``.
 
         The loser is superseded by the keeper (retired, ``SUPERSEDES`` edge) and the conflict is
@@ -174,7 +181,7 @@ class Contradictions:
         loser = b if keep == a else a
         now = now_utc()
 
-        def tx_fn(tx: Tx) -> dict[str, Any]:
+        def tx_fn(tx: Tx) -> str | None:
             before = tx.run(
                 "conflicts/set_status", a=a, b=b, status="resolved", resolved_by=keep, now=now
             )
@@ -193,18 +200,18 @@ class Contradictions:
                     contradictions=[{"a": a, "b": b, "status": before[0]["status"]}],
                     reason=f"conflict resolved in favour of {keep}",
                 )
-            return {"kept": keep, "loser": loser, "operation_id": op}
+            return op
 
-        out = self.db.write_tx(tx_fn)
+        op = self.db.write_tx(tx_fn)
         if forget_loser:
             self.knowledge.forget(loser, scope_id=scope_id)
-            out["operation_id"] = self.knowledge.operations(scope_id, limit=1)[0].id
-        return out
+            op = self.knowledge.operations(scope_id, limit=1)[0].id
+        return Resolution(kept=keep, loser=loser, operation_id=op)
 
     # -- supersession --------------------------------------------------------------------------
     def supersede(
         self, scope_id: str, entity: str, relation: str, new_value: str, *, owner_id: str = "system"
-    ) -> dict[str, Any]:
+    ) -> Supersession:
         """Retire what the scope says about (entity, relation) with a value other than the new one.
 
         Matching current entries are demoted (confidence 0.1, ``valid_to`` and ``retired_at``
@@ -212,7 +219,8 @@ class Contradictions:
         demoted entry. Undo restores the previous state exactly.
 
         Returns:
-            ``{new_entry_id, created, superseded: [ids], operation_id}``.
+            The new-value entry, whether it was written, the entries it supersedes and the
+            operation that undoes it all.
         """
         scope_id = require_text(scope_id, "scope_id")
         entity = require_text(entity, "entity", max_len=300)
@@ -250,7 +258,7 @@ class Contradictions:
             )
             new_id, created = entry.id, bool(entry.created)
 
-        def tx_fn(tx: Tx) -> dict[str, Any]:
+        def tx_fn(tx: Tx) -> Supersession:
             olds = [
                 r["entry_id"]
                 for r in tx.run(
@@ -273,25 +281,22 @@ class Contradictions:
                 created=[new_id] if created else [],
                 reason=f"{entity} {rel} {new_value}",
             )
-            return {
-                "new_entry_id": new_id,
-                "created": created,
-                "superseded": olds,
-                "operation_id": op,
-            }
+            return Supersession(
+                new_entry_id=new_id, created=created, superseded=olds, operation_id=op
+            )
 
         return self.db.write_tx(tx_fn)
 
     def supersede_entry(
         self, old_id: str, new_id: str, *, reason: str | None = None
-    ) -> dict[str, Any]:
+    ) -> EntrySupersession:
         """``new_id`` supersedes ``old_id`` (same scope): old retired, edge written, undoable."""
         if old_id == new_id:
             raise InvalidInput("an entry cannot supersede itself")
         reason = optional_text(reason, "reason")
         now = now_utc()
 
-        def tx_fn(tx: Tx) -> dict[str, Any]:
+        def tx_fn(tx: Tx) -> EntrySupersession:
             ends = tx.run("entries/endpoints", source_id=new_id, target_id=old_id)[0]
             if ends["source_scope"] is None:
                 raise EntryNotFound(new_id)
@@ -302,7 +307,7 @@ class Contradictions:
             op = self._supersede_tx(
                 tx, ends["source_scope"], new_id, [old_id], now, kind="supersede", reason=reason
             )
-            return {"new_entry_id": new_id, "superseded": [old_id], "operation_id": op}
+            return EntrySupersession(new_entry_id=new_id, superseded=[old_id], operation_id=op)
 
         return self.db.write_tx(tx_fn)
 
@@ -339,7 +344,7 @@ class Contradictions:
         replacement: str | None = None,
         weaken_factor: float = 0.1,
         owner_id: str = "system",
-    ) -> dict[str, Any]:
+    ) -> Invalidation:
         """Weaken the current entries that mention a deprecated concept.
 
         Confidence and half-life are multiplied by ``weaken_factor`` (floors 0.05 and 0.5 days).
@@ -376,7 +381,7 @@ class Contradictions:
             new_id, created = entry.id, bool(entry.created)
             ids = [i for i in ids if i != new_id]
 
-        def tx_fn(tx: Tx) -> dict[str, Any]:
+        def tx_fn(tx: Tx) -> Invalidation:
             state = changesets.snapshot_state(tx.run, ids, scope_id)
             tx.run("supersede/weaken", ids=ids, scope_id=scope_id, factor=factor, now=now)
             links: list[dict[str, Any]] = []
@@ -400,7 +405,7 @@ class Contradictions:
                 created=[new_id] if created and new_id else [],
                 reason=reason,
             )
-            return {"invalidated": ids, "replacement_id": new_id, "operation_id": op}
+            return Invalidation(invalidated=ids, replacement_id=new_id, operation_id=op)
 
         return self.db.write_tx(tx_fn)
 
@@ -433,7 +438,7 @@ class Contradictions:
                     m["from"],
                     reason=m["subject"],
                     replacement=f"{m['to']} replaced {m['from']} ({m['subject']})",
-                ),
+                ).model_dump(),
             }
             for m in migrations
         ]

@@ -22,7 +22,6 @@ import json
 import logging
 import uuid
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +31,7 @@ from recollect_graph.ids import collection_id, document_id
 from recollect_graph.nlp.chunker import hf_chunker
 from recollect_graph.nlp.embedder import Embedder
 from recollect_graph.nlp.entities import EntityExtractor
+from recollect_graph.results import FolderReport, IngestResult
 from recollect_graph.services.documents import files as doc_files
 from recollect_graph.services.documents.pipeline import (
     CandidateReader,
@@ -64,58 +64,6 @@ class PipelineFailed(RecollectError):
         self.document_id = document_id
         self.run_id = run_id
         self.step = step
-
-
-@dataclass
-class IngestResult:
-    """The outcome of ingesting one document."""
-
-    document_id: str
-    status: str  # created | updated | unchanged | failed
-    title: str
-    run_id: str | None = None
-    counts: dict[str, int] = field(default_factory=dict)
-    steps: dict[str, Any] = field(default_factory=dict)
-    error: str | None = None
-    path: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain data (for ``--json``)."""
-        return asdict(self)
-
-
-@dataclass
-class FolderReport:
-    """The outcome of ingesting a file or folder."""
-
-    documents: list[IngestResult] = field(default_factory=list)
-    skipped: list[str] = field(default_factory=list)
-    seconds: float = 0.0
-    run_id: str | None = None  # the batch PipelineRun on the collection
-
-    def totals(self) -> dict[str, Any]:
-        """Documents per status, chunks embedded, throughput."""
-        out: dict[str, Any] = {s: 0 for s in ("created", "updated", "unchanged", "failed")}
-        for d in self.documents:
-            out[d.status] += 1
-        out["documents"] = len(self.documents)
-        out["skipped"] = len(self.skipped)
-        out["chunks_total"] = sum(d.counts.get("chunks_total", 0) for d in self.documents)
-        out["chunks_embedded"] = sum(d.counts.get("chunks_embedded", 0) for d in self.documents)
-        out["seconds"] = round(self.seconds, 2)
-        s = self.seconds or 1e-9
-        out["documents_per_s"] = round(len(self.documents) / s, 2)
-        out["chunks_per_s"] = round(out["chunks_total"] / s, 2)
-        return out
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain data (for ``--json``)."""
-        return {
-            "totals": self.totals(),
-            "run_id": self.run_id,
-            "documents": [d.to_dict() for d in self.documents],
-            "skipped": self.skipped,
-        }
 
 
 class Documents:
@@ -208,7 +156,7 @@ class Documents:
         doc_id = document_id(scope_id, collection, source_type, src)
         state = self.db.read("documents/state", scope_id=scope_id, id=doc_id)
         if state and state[0]["content_hash"] == h and state[0]["status"] == "ready":
-            return IngestResult(doc_id, "unchanged", title, path=path)
+            return IngestResult(document_id=doc_id, status="unchanged", title=title, path=path)
         created = not state or state[0]["content_hash"] is None
         run_id = str(uuid.uuid4())
         now = now_utc()
@@ -305,9 +253,9 @@ class Documents:
                 step=e.step,
             ) from e.error
         return IngestResult(
-            doc_id,
-            "created" if created else "updated",
-            title,
+            document_id=doc_id,
+            status="created" if created else "updated",
+            title=title,
             run_id=run_id,
             counts=plan.counts(),
             steps=steps,
@@ -341,7 +289,8 @@ class Documents:
         files = doc_files.find(root, recursive=recursive)
         if not files:
             raise InvalidInput(f"no Markdown, text or HTML files under {root}")
-        report = FolderReport()
+        documents: builtins.list[IngestResult] = []
+        skipped: builtins.list[str] = []
         t = time.perf_counter()
         started = now_utc()
         base = root if root.is_dir() else root.parent
@@ -352,13 +301,13 @@ class Documents:
             try:
                 doc = doc_files.read(f)
             except (OSError, ValueError) as e:
-                report.skipped.append(f"{rel}: {e}")
+                skipped.append(f"{rel}: {e}")
                 continue
             if not doc.text.strip():
-                report.skipped.append(f"{rel}: empty")
+                skipped.append(f"{rel}: empty")
                 continue
             try:
-                report.documents.append(
+                documents.append(
                     self.ingest(
                         doc.title,
                         doc.text,
@@ -372,16 +321,25 @@ class Documents:
                     )
                 )
             except PipelineFailed as e:
-                report.documents.append(
+                documents.append(
                     IngestResult(
-                        e.document_id, "failed", doc.title, run_id=e.run_id, error=str(e), path=rel
+                        document_id=e.document_id,
+                        status="failed",
+                        title=doc.title,
+                        run_id=e.run_id,
+                        error=str(e),
+                        path=rel,
                     )
                 )
         if progress:
             progress(len(files), len(files), "")
-        report.seconds = time.perf_counter() - t
+        report = FolderReport(
+            documents=documents,
+            skipped=skipped,
+            seconds=time.perf_counter() - t,
+            run_id=str(uuid.uuid4()),
+        )
         totals = report.totals()
-        report.run_id = str(uuid.uuid4())
         self.db.write(
             "documents/batch_run",
             scope_id=scope_id,

@@ -14,6 +14,7 @@ from collections import Counter
 from typing import Any
 
 from recollect_graph.db.client import Tx
+from recollect_graph.results import ConsolidationReport, Merge, ProposedResolution
 from recollect_graph.services.claims.contradictions import Contradictions
 from recollect_graph.services.kernel.times import now_utc
 from recollect_graph.services.kernel.validation import in_range, require_text
@@ -68,12 +69,12 @@ class Consolidation:
         overlap: float = 0.5,
         decay_threshold: float = 0.05,
         limit: int = 2000,
-    ) -> dict[str, Any]:
+    ) -> ConsolidationReport:
         """Find (and with ``dry_run=False`` apply) merges, resolutions and archiving.
 
         Returns:
-            ``{merges: [{members, similarity}], resolutions: [{keep, drop, type, reason}],
-            archive: [ids], applied, operation_id, consolidated_ids}``.
+            The merges, resolutions and archiving proposed; with ``dry_run=False`` also the
+            operation that undoes them and the consolidated entries written.
         """
         scope_id = require_text(scope_id, "scope_id")
         similarity = in_range(similarity, "similarity", 0.5, 1.0)
@@ -85,49 +86,40 @@ class Consolidation:
         pairs = [(r["a"], r["b"]) for r in rows if jaccard(r["a_text"], r["b_text"]) >= overlap]
         sims = {(r["a"], r["b"]): float(r["similarity"]) for r in rows}
         merges = [
-            {
-                "members": group,
-                "similarity": round(
+            Merge(
+                members=group,
+                similarity=round(
                     min(s for (a, b), s in sims.items() if a in group and b in group), 4
                 ),
-            }
+            )
             for group in clusters(pairs)
         ]
         resolutions = [
-            {
-                "keep": c["source"].id if c["source"].created_at >= c["target"].created_at
-                else c["target"].id,
-                "drop": c["target"].id if c["source"].created_at >= c["target"].created_at
-                else c["source"].id,
-                "type": c["type"],
-                "reason": c["reason"],
-            }
+            ProposedResolution(
+                keep=c.source.id if c.source.created_at >= c.target.created_at else c.target.id,
+                drop=c.target.id if c.source.created_at >= c.target.created_at else c.source.id,
+                type=c.type,
+                reason=c.reason,
+            )
             for c in self.contradictions.conflicts(scope_id, limit=1000)
-        ]  # fmt: skip
+        ]
         now = now_utc()
         weak = [entry_from_row(r["entry"], now=now) for r in self.db.read(
             "consolidate/weak_entries", scope_id=scope_id)]  # fmt: skip
         archive = [e.id for e in weak if (e.strength or 0.0) < decay_threshold]
-        out: dict[str, Any] = {
-            "scope_id": scope_id,
-            "merges": merges,
-            "resolutions": resolutions,
-            "archive": archive,
-            "applied": False,
-            "operation_id": None,
-            "consolidated_ids": [],
-        }
+        out = ConsolidationReport(
+            scope_id=scope_id, merges=merges, resolutions=resolutions, archive=archive
+        )
         if dry_run or (not merges and not archive):
             return out
-        return self._apply(scope_id, merges, archive, out)
+        return self._apply(scope_id, out)
 
-    def _apply(
-        self, scope_id: str, merges: list[dict[str, Any]], archive: list[str], out: dict[str, Any]
-    ) -> dict[str, Any]:
+    def _apply(self, scope_id: str, out: ConsolidationReport) -> ConsolidationReport:
+        archive = out.archive
         created: list[str] = []
         plans: list[tuple[str, list[str]]] = []
-        for m in merges:
-            members = self.knowledge.get_many(m["members"], scope_id=scope_id)
+        for m in out.merges:
+            members = self.knowledge.get_many(m.members, scope_id=scope_id)
             if len(members) < 2:
                 continue
             longest = max(members, key=lambda e: len(e.content))
@@ -166,9 +158,10 @@ class Consolidation:
                 state=state, links=links, created=created, reason="consolidation",
             )  # fmt: skip
 
-        out.update(
-            applied=True,
-            operation_id=self.db.write_tx(tx_fn),
-            consolidated_ids=[p[0] for p in plans],
+        return out.model_copy(
+            update={
+                "applied": True,
+                "operation_id": self.db.write_tx(tx_fn),
+                "consolidated_ids": [p[0] for p in plans],
+            }
         )
-        return out

@@ -13,42 +13,34 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from recollect_graph.nlp import cues
+from recollect_graph.results import ForkParent
 from recollect_graph.services.kernel.hashing import content_hash
 
 TERMS_PER_SESSION = 60
 
 
-def resolve_chain(chain: list[dict[str, Any]]) -> dict[str, Any]:
+def resolve_chain(chain: list[dict[str, Any]]) -> ForkParent:
     """Where a fork resumes: the first non-fork ancestor in its ``FORKED_FROM`` chain.
 
     The chain's last node has no stored parent; if it is itself a fork, its ``parent_pointer``
     names a session whose record is gone: the candidate is not resumable (Anamnesis' branch 2/3).
     """
     me = chain[0]
-    out: dict[str, Any] = {
-        "session_id": me["id"],
-        "fork_marker": bool(me.get("fork_marker")),
-        "chain": [n["id"] for n in chain[1:]],
-        "parent_pointer": None,
-        "parent_cwd": None,
-        "resumable": False,
-        "resume": None,
-        "missing_parent": None,
-    }
-    if not out["fork_marker"]:
-        out["resumable"] = bool(me.get("cwd"))
-        out["resume"] = _resume(me["id"], me.get("cwd"))
-        return out
-    top = next((n for n in chain[1:] if not n.get("fork_marker")), None)
-    if top is not None:
-        out["parent_pointer"], out["parent_cwd"] = top["id"], top.get("cwd")
-        out["resumable"] = bool(top.get("cwd"))
-        out["resume"] = _resume(top["id"], top.get("cwd"))
-    else:
-        last = chain[-1]
-        out["parent_pointer"] = last.get("parent_pointer")
-        out["missing_parent"] = last.get("parent_pointer")
-    return out
+    fork = bool(me.get("fork_marker"))
+    top = next((n for n in chain[1:] if not n.get("fork_marker")), None) if fork else me
+    parent = top if fork else None
+    missing = chain[-1].get("parent_pointer") if top is None else None
+    cwd = top.get("cwd") if top is not None else None
+    return ForkParent(
+        session_id=me["id"],
+        fork_marker=fork,
+        chain=[n["id"] for n in chain[1:]],
+        parent_pointer=parent["id"] if parent is not None else missing,
+        parent_cwd=parent.get("cwd") if parent is not None else None,
+        resumable=bool(cwd),
+        resume=_resume(top["id"], cwd) if top is not None else None,
+        missing_parent=missing,
+    )
 
 
 def _resume(session_id: str, cwd: str | None) -> str | None:

@@ -321,11 +321,11 @@ class Recall:
                     started_at=s.get("started_at"),
                     last_turn_at=s.get("last_turn_at"),
                     origin=s.get("origin"),
-                    fork_marker=fork["fork_marker"],
-                    parent_pointer=fork["parent_pointer"],
-                    parent_cwd=fork["parent_cwd"],
-                    resumption_hint=fork["resume"],
-                    missing_parent=fork["missing_parent"],
+                    fork_marker=fork.fork_marker,
+                    parent_pointer=fork.parent_pointer,
+                    parent_cwd=fork.parent_cwd,
+                    resumption_hint=fork.resume,
+                    missing_parent=fork.missing_parent,
                     handoff=s.get("handoff"),
                 )
             )

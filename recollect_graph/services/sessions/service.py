@@ -27,6 +27,7 @@ from recollect_graph.errors import EntryNotFound, InvalidInput
 from recollect_graph.ids import recall_node_id as node_id
 from recollect_graph.ids import turn_entry_id
 from recollect_graph.nlp.embedder import Embedder
+from recollect_graph.results import ForkParent
 from recollect_graph.services.kernel.hashing import content_hash
 from recollect_graph.services.kernel.times import aware, native, now_utc
 from recollect_graph.services.kernel.validation import (
@@ -403,10 +404,10 @@ class Sessions:
         """The forks of a scope with their resolved parents, newest first (a page)."""
         out = []
         for s in self.list(scope_id, forks_only=True, limit=limit, offset=offset):
-            out.append({**s, "parent": self.fork_parent(s["id"], scope_id=scope_id)})
+            out.append({**s, "parent": self.fork_parent(s["id"], scope_id=scope_id).model_dump()})
         return out
 
-    def fork_parent(self, session_id: str, *, scope_id: str) -> dict[str, Any]:
+    def fork_parent(self, session_id: str, *, scope_id: str) -> ForkParent:
         """Fork-parent backtracking: the resumable top-level ancestor of a fork.
 
         Returns:

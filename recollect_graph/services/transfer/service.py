@@ -39,6 +39,7 @@ from typing import Any
 from recollect_graph.db.client import Db, Tx
 from recollect_graph.errors import InvalidInput, SchemaMismatch
 from recollect_graph.ids import imported_id
+from recollect_graph.results import ImportReport
 from recollect_graph.services.transfer.format import (
     FORMAT,
     LABEL_REF_KEYS,
@@ -156,7 +157,7 @@ class Transfer:
         keep_ids: bool | None = None,
         batch_size: int = 500,
         progress: Callable[[int], None] | None = None,
-    ) -> dict[str, Any]:
+    ) -> ImportReport:
         """Import an export (lines of text or parsed dicts); idempotent, atomic per batch.
 
         Args:
@@ -168,8 +169,8 @@ class Transfer:
             progress: Called with the number of lines written after each batch.
 
         Returns:
-            ``{"scope_id", "source_scope_id", "ids": "kept"|"remapped", "nodes", "rels",
-            "skipped_rels"}``.
+            The target and source scopes, whether ids were ``kept`` or ``remapped``, and the
+            nodes and relationships written (and relationships skipped).
 
         Raises:
             InvalidInput: Not an export of this format/version, a malformed line, a label or
@@ -221,14 +222,14 @@ class Transfer:
             job.write_nodes(nodes)
         if rels:
             job.write_rels(rels)
-        return {
-            "scope_id": target,
-            "source_scope_id": source,
-            "ids": "remapped" if remap else "kept",
-            "nodes": job.nodes,
-            "rels": job.rels,
-            "skipped_rels": job.skipped,
-        }
+        return ImportReport(
+            scope_id=target,
+            source_scope_id=source,
+            ids="remapped" if remap else "kept",
+            nodes=job.nodes,
+            rels=job.rels,
+            skipped_rels=job.skipped,
+        )
 
 
 def _parse(raw: str | dict[str, Any], n: int) -> dict[str, Any] | None:
