@@ -16,7 +16,7 @@ MISSING = [
     (["entities", "show", "nope"], "no entity 'nope' in scope"),
     (["entities", "unmerge", "nope"], "no entity merge 'nope' in scope"),
     (["topics", "show", "nope"], "no topic 'nope' in scope"),
-    (["get", "nope"], "no entry with id 'nope'"),
+    (["get", "nope"], "no entry with id 'nope'"),  # text: what was found, then the missing ids
     (["forget", "nope"], "no entry with id 'nope'"),
     (["show", "nope"], "no node with id 'nope' in scope"),
     (["undo", "nope"], "no operation with id 'nope'"),
@@ -32,4 +32,5 @@ def test_a_missing_thing_is_not_found(
     out = data(r)
     assert out["error"] == "not_found" and out["message"].startswith(message), out
     assert set(out) == {"error", "message"}
-    assert_one_line_error(run(*args, "--scope", scope_id, ok=False), message)
+    text = message if args[0] != "get" else "not found: nope"
+    assert_one_line_error(run(*args, "--scope", scope_id, ok=False), text)
