@@ -7,6 +7,8 @@ it never shows a traceback for these.
 
 from __future__ import annotations
 
+from typing import ClassVar, Literal
+
 #: The longest message an error carries; longer text (a driver's dump, a huge id) is cut.
 MAX_MESSAGE = 900
 
@@ -110,10 +112,30 @@ class ReadOnlyViolation(QueryError):
     code = "read_only"
 
 
+#: What resolves a :class:`SchemaMismatch`: ``migrate`` (apply the migrations the graph lacks, safe
+#: to do automatically), ``reset_vector_indexes`` (another embedding model or size: rebuild the
+#: vector indexes and re-embed), ``wait_for_indexes`` (indexes still populating: run ``init``
+#: again) or ``match_model`` (an export made with another model: import it into a database built
+#: for that model).
+SchemaRemedy = Literal["migrate", "reset_vector_indexes", "wait_for_indexes", "match_model"]
+
+
 class SchemaMismatch(RecollectError):
-    """The graph's schema does not match what this version and configuration expect."""
+    """The graph's schema does not match what this version and configuration expect.
+
+    Args:
+        message: The one line shown to the user (it says what to run).
+        remedy: What resolves it (see :data:`SchemaRemedy`); ``Recollect.open`` applies the
+            migrations by itself only for ``migrate``.
+        command: The command that applies the remedy, when one does.
+    """
 
     code = "schema_mismatch"
+
+    def __init__(self, message: str, *, remedy: SchemaRemedy, command: str | None = None) -> None:
+        super().__init__(message)
+        self.remedy: SchemaRemedy = remedy
+        self.command = command
 
 
 class CypherFileError(RecollectError):
@@ -134,15 +156,116 @@ class InvalidInput(RecollectError):
     code = "invalid_input"
 
 
-class EntryNotFound(InvalidInput):
-    """No entry with that id (in that scope)."""
+class NotFound(InvalidInput):
+    """Base of every "no such thing" error: one subclass per kind of thing looked for.
+
+    All report the code ``not_found`` (in ``--json`` output and MCP tool errors). The message
+    names the kind and the id (at most 100 characters of it), and the scope when one is given:
+    ``no session 's1' in scope 'me'``, ``no entry with id '...'``.
+
+    Args:
+        id: What was looked for (an id, or a name or label where the lookup accepts one).
+        scope_id: The scope it was looked for in, when the message should say so.
+    """
 
     code = "not_found"
+    #: What was looked for, as the message names it.
+    kind: ClassVar[str] = "thing"
+    #: Whether the message says "no <kind> with id ..." (ids only) or "no <kind> ...".
+    by_id: ClassVar[bool] = False
 
-    def __init__(self, entry_id: str) -> None:
-        shown = entry_id if len(entry_id) <= 100 else entry_id[:100] + "..."
-        super().__init__(f"no entry with id {shown!r}")
+    def __init__(self, id: str, *, scope_id: str | None = None) -> None:
+        self.id = id
+        self.scope_id = scope_id
+        super().__init__(self.describe())
+
+    def describe(self) -> str:
+        """The message: what was looked for, and where."""
+        shown = self.id if len(self.id) <= 100 else self.id[:100] + "..."
+        where = f" in scope {self.scope_id!r}" if self.scope_id else ""
+        return f"no {self.kind}{' with id' if self.by_id else ''} {shown!r}{where}"
+
+
+class EntryNotFound(NotFound):
+    """No entry with that id (in that scope)."""
+
+    kind = "entry"
+    by_id = True
+
+    def __init__(self, entry_id: str, *, scope_id: str | None = None) -> None:
+        super().__init__(entry_id, scope_id=scope_id)
         self.entry_id = entry_id
+
+
+class NodeNotFound(NotFound):
+    """No node of any label with that id (in that scope)."""
+
+    kind = "node"
+    by_id = True
+
+
+class SessionNotFound(NotFound):
+    """No session with that id in the scope."""
+
+    kind = "session"
+
+
+class TopicNotFound(NotFound):
+    """No topic with that id or label in the scope."""
+
+    kind = "topic"
+
+
+class DocumentNotFound(NotFound):
+    """No document of that id (or source id, title or path) in the scope."""
+
+    kind = "document"
+
+
+class PipelineRunNotFound(NotFound):
+    """No document pipeline run with that id in the scope."""
+
+    kind = "pipeline run"
+
+
+class EntityNotFound(NotFound):
+    """No entity of that id, name or alias in the scope."""
+
+    kind = "entity"
+
+
+class OperationNotFound(NotFound):
+    """No undoable operation with that id."""
+
+    kind = "operation"
+    by_id = True
+
+
+class EntityMergeNotFound(OperationNotFound):
+    """No entity merge operation with that id in the scope."""
+
+    kind = "entity merge"
+    by_id = False
+
+
+class SuggestionNotFound(NotFound):
+    """No link suggestion with that id in the scope."""
+
+    kind = "link suggestion"
+
+
+class ContradictionNotFound(NotFound):
+    """No contradiction recorded between two entries."""
+
+    kind = "contradiction"
+
+    def __init__(self, a: str, b: str) -> None:
+        self.pair = (a, b)
+        super().__init__(f"{a} and {b}")
+
+    def describe(self) -> str:
+        """The message: the two entries."""
+        return f"no {self.kind} between {self.pair[0]} and {self.pair[1]}"
 
 
 class ScopeViolation(InvalidInput):

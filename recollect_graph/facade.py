@@ -173,7 +173,7 @@ class Recollect:
         try:
             check_schema(self.db, model=self.embedder.model_id, dimensions=self.embedder.dimension)
         except SchemaMismatch as e:
-            if not auto_init or "init`" not in str(e) or "--reset" in str(e):
+            if not auto_init or e.remedy != "migrate":
                 raise
             log.info("applying schema migrations: %s", e)
             self.init_schema()

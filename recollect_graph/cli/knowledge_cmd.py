@@ -22,7 +22,7 @@ from recollect_graph.cli.common import (
     short,
 )
 from recollect_graph.cli.output import emit_json, handle_errors, json_option, table
-from recollect_graph.errors import InvalidInput
+from recollect_graph.errors import EntryNotFound, InvalidInput
 from recollect_graph.facade import Recollect
 from recollect_graph.models import Entry
 from recollect_graph.vocabulary import ENTRY_TYPES
@@ -315,7 +315,7 @@ def restore_cmd(entry_ids: tuple[str, ...], scope: str | None, as_json: bool) ->
 @json_option
 @handle_errors
 def get_cmd(entry_ids: tuple[str, ...], scope: str | None, as_json: bool) -> None:
-    """Show entries by id. Exit code 1 when an id was not found.
+    """Show entries by id. Exit code 1 when an id was not found (with --json, a not_found error).
 
     \b
     Example:
@@ -324,11 +324,14 @@ def get_cmd(entry_ids: tuple[str, ...], scope: str | None, as_json: bool) -> Non
     with open_rg(as_json) as rg:
         entries = rg.get_many(list(entry_ids), scope_id=scope)
     found = {e.id for e in entries}
+    missing = [i for i in dict.fromkeys(entry_ids) if i not in found]
     if as_json:
+        if missing:
+            raise EntryNotFound(missing[0], scope_id=scope)
         emit_json([e.model_dump(mode="json") for e in entries])
     else:
         click.echo("\n\n".join(_describe(e) for e in entries) or "(no entries)")
-    fail_missing([i for i in dict.fromkeys(entry_ids) if i not in found])
+    fail_missing(missing)
 
 
 @click.command("recent")

@@ -17,6 +17,10 @@ from recollect_graph.db.queries import CypherQuery, migrations
 from recollect_graph.errors import SchemaMismatch
 from recollect_graph.models import IndexInfo, SchemaReport
 
+#: The commands a :class:`SchemaMismatch` names as its remedy.
+_INIT = "recollect-graph init"
+_RESET = "recollect-graph init --reset-vector-indexes"
+
 
 def _version(q: CypherQuery) -> int:
     return int(q.name.split("/")[-1].split("_", 1)[0])
@@ -81,7 +85,11 @@ def apply_schema(db: Db, *, model: str, dimensions: int, timeout_s: int = 300) -
     indexes = list_indexes(db)
     not_online = [i.name for i in indexes if i.state != "ONLINE"]
     if not_online:
-        raise SchemaMismatch(f"indexes not ONLINE after {timeout_s}s: {', '.join(not_online)}")
+        raise SchemaMismatch(
+            f"indexes not ONLINE after {timeout_s}s: {', '.join(not_online)}",
+            remedy="wait_for_indexes",
+            command=_INIT,
+        )
     constraints = [r["name"] for r in db.read("admin/show_constraints")]
     return SchemaReport(
         applied=applied,
@@ -97,23 +105,31 @@ def apply_schema(db: Db, *, model: str, dimensions: int, timeout_s: int = 300) -
 def _refuse_mismatch(db: Db, *, model: str, dimensions: int, allow_missing: bool) -> None:
     reembed = (
         "set RECOLLECT_EMBEDDING_MODEL back to the model the graph was built with, or rebuild "
-        "the vector indexes for the new model with `recollect-graph init --reset-vector-indexes` "
+        f"the vector indexes for the new model with `{_RESET}` "
         "and re-embed"
     )
     for idx in list_indexes(db):
         if idx.type == "VECTOR" and idx.dimensions is not None and idx.dimensions != dimensions:
             raise SchemaMismatch(
                 f"vector index {idx.name} holds {idx.dimensions}-dimension vectors but the "
-                f"configured model {model!r} makes {dimensions}: {reembed}"
+                f"configured model {model!r} makes {dimensions}: {reembed}",
+                remedy="reset_vector_indexes",
+                command=_RESET,
             )
     meta = db.read("admin/get_embedding_meta")
     if meta and meta[0]["model"] and meta[0]["model"] != model:
         raise SchemaMismatch(
             f"the graph's vectors were made by {meta[0]['model']!r} but the configured model is "
-            f"{model!r}; mixing encodings would corrupt search: {reembed}"
+            f"{model!r}; mixing encodings would corrupt search: {reembed}",
+            remedy="reset_vector_indexes",
+            command=_RESET,
         )
     if not meta and not allow_missing:
-        raise SchemaMismatch("the schema is not initialised: run `recollect-graph init`")
+        raise SchemaMismatch(
+            "the schema is not initialised: run `recollect-graph init`",
+            remedy="migrate",
+            command=_INIT,
+        )
 
 
 def check_schema(db: Db, *, model: str, dimensions: int) -> None:
@@ -128,7 +144,9 @@ def check_schema(db: Db, *, model: str, dimensions: int) -> None:
     if latest not in versions:
         raise SchemaMismatch(
             f"the graph's schema is at version {max(versions, default=0)} but this version of "
-            f"recollect-graph needs {latest}: run `recollect-graph init`"
+            f"recollect-graph needs {latest}: run `recollect-graph init`",
+            remedy="migrate",
+            command=_INIT,
         )
 
 

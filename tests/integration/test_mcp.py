@@ -124,6 +124,7 @@ async def drive(params: StdioServerParameters, errlog: Any, rg: Recollect, scope
         assert refused["error"]["code"] == "invalid_input"
         missing = json.loads(failed(await call("lore_suggest_links", memory_id="no-such-memory")))
         assert missing["error"]["code"] == "not_found"
+        assert missing["error"]["message"] == "no entry with id 'no-such-memory'"
         assert "Input should be" in failed(await call("recollect_search", query="x", limit=999))
 
         sugg = ok(await call("lore_suggest_links", memory_id=vite, top_k=3))

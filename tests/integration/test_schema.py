@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from recollect_graph import Recollect, Settings
-from recollect_graph.db.schema import list_indexes
+from recollect_graph.db.schema import latest_version, list_indexes
 from recollect_graph.errors import SchemaMismatch
 from recollect_graph.models import ServerStatus
 
@@ -119,6 +119,8 @@ def test_dimension_mismatch_refuses_to_run_and_reset_repairs(
         msg = str(e.value)
         assert "768" in msg and "384" in msg and "re-embed" in msg
         assert "--reset-vector-indexes" in msg
+        assert e.value.remedy == "reset_vector_indexes"
+        assert e.value.command == "recollect-graph init --reset-vector-indexes"
     finally:
         report = rg.init_schema(reset_vector_indexes_=True)
     topic = next(i for i in report.indexes if i.name == "topic_embedding")
@@ -137,3 +139,19 @@ def test_model_change_is_refused(rg: Recollect, server_settings: Settings) -> No
             {"m": rg.embedder.model_id},
             write=True,
         )
+
+
+def test_a_graph_behind_this_version_is_migrated_on_open(
+    rg: Recollect, server_settings: Settings
+) -> None:
+    latest = latest_version()
+    versions = "MATCH (m:SchemaMigration) RETURN m.version AS v"
+    rg.query("MATCH (m:SchemaMigration {version: $v}) DELETE m", {"v": latest}, write=True)
+    try:
+        with pytest.raises(SchemaMismatch) as e:
+            Recollect.open(server_settings, schema="check")
+        assert (e.value.remedy, e.value.command) == ("migrate", "recollect-graph init")
+        Recollect.open(server_settings).close()  # schema="auto" applies what is missing
+        assert latest in {int(r["v"]) for r in rg.query(versions)}
+    finally:
+        rg.init_schema()

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from recollect_graph import Recollect
-from recollect_graph.errors import EntryNotFound, InvalidInput
+from recollect_graph.errors import InvalidInput, SessionNotFound
 
 T0 = datetime(2026, 3, 14, 9, 0, tzinfo=UTC)
 
@@ -82,7 +82,7 @@ def test_bad_turns_write_nothing(rg: Recollect, scope_id: str) -> None:
         )
     with pytest.raises(InvalidInput, match="turns must be a list"):
         rg.sessions.add_turns("s-bad", "hello", scope_id=scope_id, owner_id="kai")  # type: ignore[arg-type]
-    with pytest.raises(EntryNotFound):
+    with pytest.raises(SessionNotFound):
         rg.sessions.get("s-bad", scope_id=scope_id)
 
 
@@ -91,9 +91,9 @@ def test_sessions_are_sealed_by_scope(rg: Recollect, scope_id: str) -> None:
         "shared-id", chat("a", CONVERSATION[:2]), scope_id=scope_id, owner_id="kai"
     )
     other = scope_id + "-other"
-    with pytest.raises(EntryNotFound):
+    with pytest.raises(SessionNotFound):
         rg.sessions.get("shared-id", scope_id=other)
-    with pytest.raises(EntryNotFound):
+    with pytest.raises(SessionNotFound):
         rg.fork_parent("shared-id", scope_id=other)
     assert rg.sessions.list(other) == []
     assert rg.search("adoption", scope_id=other) == []
@@ -138,7 +138,7 @@ def test_handoff_round_trip(rg: Recollect, scope_id: str) -> None:
     h = rg.sessions.get_handoff("h1", scope_id=scope_id)
     assert h is not None and h["next"] == "Call the agency"
     assert h["artifacts"] == ["docs/adoption.md"]
-    with pytest.raises(EntryNotFound):
+    with pytest.raises(SessionNotFound):
         rg.sessions.handoff("nope", scope_id=scope_id, what="x")
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from recollect_graph import Recollect
-from recollect_graph.errors import EntryNotFound, InvalidInput
+from recollect_graph.errors import InvalidInput, NodeNotFound
 from tests.helpers import assert_one_line_error, data
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -79,7 +79,7 @@ def test_show_a_node_and_its_neighbourhood(rg: Recollect, scope_id: str) -> None
     assert len(session["neighbours"]) == 2 and session["more"] == session["total"] - 2
     assert session["total"] >= 3
 
-    with pytest.raises(EntryNotFound, match="no node"):
+    with pytest.raises(NodeNotFound, match="no node"):
         rg.show("no-such-id", scope_id=scope_id)
     with pytest.raises(InvalidInput, match="limit"):
         rg.show(ids[0], limit=0)

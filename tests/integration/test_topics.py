@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from recollect_graph import Recollect
 from recollect_graph.cli.topics_cmd import topics_group
+from recollect_graph.errors import TopicNotFound
 from recollect_graph.services.kernel.hashing import content_hash
 from recollect_graph.services.topics.service import Topics
 from recollect_graph.settings import Settings
@@ -235,7 +236,7 @@ def test_scopes_are_isolated(rg: Recollect, topics: Topics, scope_id: str) -> No
     assert len(mine) == 3 and len(theirs) == 1 and not mine & theirs
     t = topics.show(other, next(iter(theirs)))
     assert all(m["id"] not in {x for x in mine} for m in t["members"])
-    with pytest.raises(Exception, match="no entry"):
+    with pytest.raises(TopicNotFound, match="no topic"):
         topics.show(scope_id, next(iter(theirs)))
     # a rebuild in one scope never removes the other's topics
     assert topics.build(scope_id, all=True)["removed"] == 0

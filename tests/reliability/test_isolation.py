@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from recollect_graph import Recollect
-from recollect_graph.errors import EntryNotFound, InvalidInput, RecollectError
+from recollect_graph.errors import EntryNotFound, InvalidInput, RecollectError, SessionNotFound
 
 TOOLS = ["postgres", "redis", "kafka", "vite", "webpack", "terraform", "grafana", "nginx"]
 THINGS = ["billing service", "build", "job queue", "dashboard", "deploy pipeline", "cache"]
@@ -132,9 +132,9 @@ def reads_stay_home(rg: Recollect, me: Side, other: Side, query: str) -> None:
     assert all(other.cwd not in o for p in recall.probes for o in p.options)
     assert {o.scope_id for o in rg.operations(s)} <= {s}
     for sid in (f"only-{other.scope.split('-')[1]}", f"fork-{other.scope.split('-')[1]}"):
-        with pytest.raises(EntryNotFound):
+        with pytest.raises(SessionNotFound):
             rg.sessions.get(sid, scope_id=s)
-        with pytest.raises(EntryNotFound):
+        with pytest.raises(SessionNotFound):
             rg.fork_parent(sid, scope_id=s)
 
 
@@ -159,7 +159,7 @@ def writes_stay_home(rg: Recollect, me: Side, other: Side) -> None:
     assert rg.outcome([x, y], "bad", scope_id=s) == []
     with pytest.raises(InvalidInput):
         rg.undo(other.op, scope_id=s)
-    with pytest.raises(EntryNotFound):
+    with pytest.raises(SessionNotFound):
         rg.sessions.handoff(f"only-{other.scope.split('-')[1]}", scope_id=s, what="x")
     rg.supersede(s, "build", "uses", "vite")  # retires this scope's webpack statement only
     mem.sweep(min_score=0.0)

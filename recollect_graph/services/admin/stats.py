@@ -15,7 +15,7 @@ from typing import Any
 
 from recollect_graph.db.client import Db
 from recollect_graph.db.schema import list_indexes
-from recollect_graph.errors import EntryNotFound, InvalidInput
+from recollect_graph.errors import InvalidInput, NodeNotFound
 from recollect_graph.services.kernel.times import native
 from recollect_graph.vocabulary import KEY_LABELS
 
@@ -92,7 +92,7 @@ class Stats:
 
         Raises:
             InvalidInput: ``limit`` is out of range.
-            EntryNotFound: No node has that id (in that scope).
+            NodeNotFound: No node has that id (in that scope).
         """
         if not node_id or not node_id.strip():
             raise InvalidInput("a node id is required")
@@ -102,8 +102,7 @@ class Stats:
             "stats/node", labels=list(KEY_LABELS), id=node_id, scope_id=scope_id or None
         )
         if not found:
-            where = f" in scope {scope_id!r}" if scope_id else ""
-            raise EntryNotFound(f"no node with id {node_id!r}{where}")
+            raise NodeNotFound(node_id, scope_id=scope_id)
         nodes = []
         for row in found:
             hood = self.db.read("stats/neighbours", element_id=row["element_id"], limit=limit)[0]

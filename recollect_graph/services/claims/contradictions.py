@@ -15,7 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from recollect_graph.db.client import Tx
-from recollect_graph.errors import EntryNotFound, InvalidInput, ScopeViolation
+from recollect_graph.errors import (
+    ContradictionNotFound,
+    EntryNotFound,
+    InvalidInput,
+    ScopeViolation,
+)
 from recollect_graph.models import Entry, Record
 from recollect_graph.nlp.claim_lexicon import bag_key, canonical
 from recollect_graph.nlp.claims import Claim, ClaimExtractor
@@ -186,7 +191,7 @@ class Contradictions:
                 "conflicts/set_status", a=a, b=b, status="resolved", resolved_by=keep, now=now
             )
             if not before:
-                raise InvalidInput(f"no contradiction between {a} and {b}")
+                raise ContradictionNotFound(a, b)
             self._same_scope(tx, [a, b], scope_id)
             op = None
             if not forget_loser:

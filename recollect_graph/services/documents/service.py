@@ -26,7 +26,12 @@ from pathlib import Path
 from typing import Any
 
 from recollect_graph.db.client import Db, Tx
-from recollect_graph.errors import InvalidInput, RecollectError
+from recollect_graph.errors import (
+    DocumentNotFound,
+    InvalidInput,
+    PipelineRunNotFound,
+    RecollectError,
+)
 from recollect_graph.ids import collection_id, document_id
 from recollect_graph.nlp.chunker import hf_chunker
 from recollect_graph.nlp.embedder import Embedder
@@ -52,12 +57,10 @@ MAX_CONTENT_CHARS = 5_000_000
 Progress = Callable[[int, int, str], None]
 
 
-class DocumentNotFound(InvalidInput):
-    """No document of that id (or source id, title or path) in the scope."""
-
-
 class PipelineFailed(RecollectError):
     """Processing a document failed; the document is ``failed`` and keeps its last good version."""
+
+    code = "pipeline_failed"
 
     def __init__(self, message: str, *, document_id: str, run_id: str, step: str) -> None:
         super().__init__(message)
@@ -369,7 +372,7 @@ class Documents:
         ref = require_text(ref, "document", max_len=2000)
         rows = self.db.read("documents/find", scope_id=scope_id, ref=ref)
         if not rows:
-            raise DocumentNotFound(f"no document {ref!r} in scope {scope_id!r}")
+            raise DocumentNotFound(ref, scope_id=scope_id)
         if len(rows) > 1 and rows[0]["id"] != ref:
             raise InvalidInput(f"{ref!r} matches several documents; use the document id")
         return str(rows[0]["id"])
@@ -403,7 +406,7 @@ class Documents:
         """One pipeline run (a document's, or a folder ingest's ``batch`` run) by id."""
         rows = self.db.read("documents/run", scope_id=scope_id, id=run_id)
         if not rows:
-            raise InvalidInput(f"no pipeline run {run_id!r} in scope {scope_id!r}")
+            raise PipelineRunNotFound(run_id, scope_id=scope_id)
         return _run(rows[0]["run"])
 
     def runs(self, ref: str, *, scope_id: str, limit: int = 20) -> builtins.list[dict[str, Any]]:
@@ -452,7 +455,7 @@ class Documents:
         def tx_fn(tx: Tx) -> dict[str, Any]:
             state = tx.run("documents/state", scope_id=scope_id, id=doc_id)
             if not state:
-                raise DocumentNotFound(f"no document {ref!r} in scope {scope_id!r}")
+                raise DocumentNotFound(ref, scope_id=scope_id)
             ids = [str(c["id"]) for c in state[0]["chunks"]]
             out: dict[str, Any] = {"document_id": doc_id, "chunks": len(ids)}
             r = tx.run("documents/remove_chunks", scope_id=scope_id, ids=ids)[0] if ids else None

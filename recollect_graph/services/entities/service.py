@@ -22,17 +22,13 @@ from collections.abc import Callable
 from typing import Any
 
 from recollect_graph.db.client import Db, Tx
-from recollect_graph.errors import InvalidInput
+from recollect_graph.errors import EntityMergeNotFound, EntityNotFound, InvalidInput
 from recollect_graph.nlp.entities import normalize
 from recollect_graph.services.documents.pipeline import CandidateReader, Pipeline, Plan, write_links
 from recollect_graph.services.kernel.times import native, now_utc
 from recollect_graph.services.kernel.validation import MAX_OFFSET, in_range, require_text
 
 MAX_HOPS = 4
-
-
-class EntityNotFound(InvalidInput):
-    """No entity of that id, name or alias in the scope."""
 
 
 class Entities:
@@ -50,7 +46,7 @@ class Entities:
         ref = require_text(ref, "entity", max_len=500)
         rows = self.db.read("entities/find", scope_id=scope_id, ref=ref, key=normalize(ref))
         if not rows:
-            raise EntityNotFound(f"no entity {ref!r} in scope {scope_id!r}")
+            raise EntityNotFound(ref, scope_id=scope_id)
         return str(rows[0]["id"])
 
     def show(self, ref: str, *, scope_id: str, limit: int = 20) -> dict[str, Any]:
@@ -167,7 +163,7 @@ class Entities:
         """Undo an entity merge: the absorbed entity and its edges come back."""
         rows = self.db.read("operations/get", id=operation_id, scope_id=scope_id)
         if not rows or rows[0]["op"]["kind"] != "entity_merge":
-            raise InvalidInput(f"no entity merge {operation_id!r} in scope {scope_id!r}")
+            raise EntityMergeNotFound(operation_id, scope_id=scope_id)
         op = rows[0]["op"]
         if op.get("undone_at"):
             raise InvalidInput(f"entity merge {operation_id!r} was already undone")

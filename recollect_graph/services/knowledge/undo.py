@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from recollect_graph.db.client import Db, Tx
-from recollect_graph.errors import EntryNotFound, InvalidInput
+from recollect_graph.errors import EntryNotFound, InvalidInput, OperationNotFound
 from recollect_graph.models import Entry, Operation
 from recollect_graph.nlp.claims import ClaimExtractor
 from recollect_graph.services.claims.store import claim_rows
@@ -119,14 +119,15 @@ class History:
         ``forget`` re-creates the entry and its edges; ``soft_delete`` restores.
 
         Raises:
-            InvalidInput: Unknown operation, or already undone.
+            OperationNotFound: No such operation (in ``scope_id`` when given).
+            InvalidInput: Already undone.
         """
         now = now_utc()
 
         def tx_fn(tx: Tx) -> Operation:
             rows = tx.run("operations/get", id=operation_id, scope_id=scope_id)
             if not rows:
-                raise InvalidInput(f"no operation with id {operation_id!r}")
+                raise OperationNotFound(operation_id)
             op = rows[0]["op"]
             if op.get("undone_at") is not None:
                 raise InvalidInput(f"operation {operation_id} was already undone")

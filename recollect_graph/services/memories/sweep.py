@@ -13,7 +13,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from recollect_graph.errors import InvalidInput, RecollectError
+from recollect_graph.errors import InvalidInput, RecollectError, SuggestionNotFound
 from recollect_graph.ids import reflection_id, suggestion_id
 from recollect_graph.services.kernel.times import native, now_utc
 from recollect_graph.services.kernel.validation import MAX_OFFSET, in_range, require_text
@@ -131,7 +131,7 @@ class Sweeper:
             raise InvalidInput(f"review {i}: action must be accept or reject")
         rows = self.db.read("links/suggestion_get", id=sid, scope_id=self.scope_id)
         if not rows:
-            raise InvalidInput(f"no link suggestion {sid!r} in this scope")
+            raise SuggestionNotFound(sid, scope_id=self.scope_id)
         s = rows[0]["suggestion"]
         if s["status"] != "pending":
             return {"id": sid, "status": "skipped",

@@ -23,7 +23,7 @@ from datetime import datetime
 from typing import Any
 
 from recollect_graph.db.client import Db
-from recollect_graph.errors import EntryNotFound, InvalidInput
+from recollect_graph.errors import InvalidInput, SessionNotFound
 from recollect_graph.ids import recall_node_id as node_id
 from recollect_graph.ids import turn_entry_id
 from recollect_graph.nlp.embedder import Embedder
@@ -234,11 +234,11 @@ class Sessions:
             The derived fields (keywords, topics, summary, identifier and marker counts).
 
         Raises:
-            EntryNotFound: No such session in the scope.
+            SessionNotFound: No such session in the scope.
         """
         rows = self.db.read("sessions/turn_texts", session_id=session_id, scope_id=scope_id)
         if not rows:
-            raise EntryNotFound(f"no session {session_id!r} in scope {scope_id!r}")
+            raise SessionNotFound(session_id, scope_id=scope_id)
         session, turns = rows[0]["session"], rows[0]["turns"]
         derived = derive_index(session, turns)
         # The session vector: its head (title, request, keywords) and summary, embedded here,
@@ -372,11 +372,11 @@ class Sessions:
         """One session with its forks, continuations, identifiers and markers.
 
         Raises:
-            EntryNotFound: No such session in the scope.
+            SessionNotFound: No such session in the scope.
         """
         rows = self.db.read("sessions/get", session_id=session_id, scope_id=scope_id)
         if not rows:
-            raise EntryNotFound(f"no session {session_id!r} in scope {scope_id!r}")
+            raise SessionNotFound(session_id, scope_id=scope_id)
         r = rows[0]
         out = _plain(r["session"])
         if out.get("handoff_json"):
@@ -395,7 +395,7 @@ class Sessions:
         """A session's turns in order (id, role, speaker, text, at)."""
         rows = self.db.read("sessions/turn_texts", session_id=session_id, scope_id=scope_id)
         if not rows:
-            raise EntryNotFound(f"no session {session_id!r} in scope {scope_id!r}")
+            raise SessionNotFound(session_id, scope_id=scope_id)
         return [_plain(t) for t in rows[0]["turns"]]
 
     def forks(
@@ -417,11 +417,11 @@ class Sessions:
             ``missing_parent`` (the pointer whose record is gone, if any).
 
         Raises:
-            EntryNotFound: No such session in the scope.
+            SessionNotFound: No such session in the scope.
         """
         rows = self.db.read("sessions/fork_chain", session_id=session_id, scope_id=scope_id)
         if not rows:
-            raise EntryNotFound(f"no session {session_id!r} in scope {scope_id!r}")
+            raise SessionNotFound(session_id, scope_id=scope_id)
         return resolve_chain([_plain(n) for n in rows[0]["chain"]])
 
     # -- handoffs ------------------------------------------------------------------------------
@@ -458,7 +458,7 @@ class Sessions:
             now=now_utc(),
         )
         if not rows:
-            raise EntryNotFound(f"no session {session_id!r} in scope {scope_id!r}")
+            raise SessionNotFound(session_id, scope_id=scope_id)
         return {"session_id": session_id, **data}
 
     def get_handoff(self, session_id: str, *, scope_id: str) -> dict[str, Any] | None:

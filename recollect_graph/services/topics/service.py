@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from recollect_graph.db.client import Db, Tx
-from recollect_graph.errors import EntryNotFound, InvalidInput
+from recollect_graph.errors import InvalidInput, TopicNotFound
 from recollect_graph.ids import topic_id
 from recollect_graph.nlp.embedder import Embedder
 from recollect_graph.services.kernel.times import native, now_utc
@@ -367,14 +367,14 @@ class Topics:
         """One topic by id or label: keywords, digest (sentences with sources), members.
 
         Raises:
-            EntryNotFound: No topic with that id or label in the scope.
+            TopicNotFound: No topic with that id or label in the scope.
             InvalidInput: The label names several topics (use the id).
         """
         scope_id = require_text(scope_id, "scope_id", max_len=200)
         topic = require_text(topic, "topic", max_len=500)
         rows = self.db.read("topics/get", scope_id=scope_id, topic=topic)
         if not rows:
-            raise EntryNotFound(topic)
+            raise TopicNotFound(topic, scope_id=scope_id)
         exact = [r for r in rows if r["topic"]["id"] == topic]
         if len(rows) > 1 and not exact:
             ids = ", ".join(r["topic"]["id"] for r in rows)

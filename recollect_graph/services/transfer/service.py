@@ -185,7 +185,8 @@ class Transfer:
             raise SchemaMismatch(
                 f"the export's vectors were made by {header.get('embedding_model')!r} "
                 f"({header.get('dimensions')} dims) but this database uses {model!r} "
-                f"({dims} dims); import it into a database built for that model"
+                f"({dims} dims); import it into a database built for that model",
+                remedy="match_model",
             )
         source = header.get("scope_id")
         if not isinstance(source, str) or not source:
