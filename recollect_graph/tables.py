@@ -4,11 +4,11 @@ A record is a mapping, a pydantic model or a dataclass instance; each becomes on
 columns are its fields.
 
 Example:
-    >>> print(table([{"id": "e1", "score": 0.9}, {"id": "e2", "score": 0.5}]))
+    >>> print(table([{"id": "e1", "score": 0.875}, {"id": "e2", "score": 0.125}]))
     id  score
     --  -----
-    e1  0.9
-    e2  0.5
+    e1  0.875
+    e2  0.125
 """
 
 from __future__ import annotations
