@@ -57,7 +57,7 @@ def bench_ingest(rg: Recollect, n: int, repeats: int) -> dict[str, Any]:
                 rem.append(n / (time.perf_counter() - t0))
     for _ in range(repeats):
         t0 = time.perf_counter()
-        rg.claims.extract_many([str(i["content"]) for i in texts])
+        rg.claim_extractor.extract_many([str(i["content"]) for i in texts])
         spacy_rate.append(n / (time.perf_counter() - t0))
     b, m = statistics.median(bare), statistics.median(rem)
     return {
@@ -222,7 +222,7 @@ def main() -> None:
                 file=sys.stderr,
             )
             texts, vecs, idx, base_texts = make_vectors(rg, total, args.pool)
-            pool_claims = rg.claims.extract_many(base_texts)
+            pool_claims = rg.claim_extractor.extract_many(base_texts)
             queries = datagen.queries(args.queries)
             checks = [datagen.text(random.Random(99 + i)) for i in range(args.queries // 2)]
             loaded, result["search"], result["contradiction"], rates = 0, [], [], []

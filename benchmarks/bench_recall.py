@@ -142,7 +142,7 @@ def main() -> None:
             rg.recall(q, scope_id="recall")
         # Interleaved per query: the recall (query embedding included), the time its embedding
         # took inside it, and a bare embedding of the same text.
-        real = rg._recall.embedder
+        real = rg.recaller.embedder
         spent: list[float] = []
 
         class Timed(Embedder):
@@ -155,7 +155,7 @@ def main() -> None:
         timed = Timed(real.model_name)
         timed._model = real._load()
         timed.cache_size = 0  # every recall pays for its query embedding
-        rg._recall.embedder = timed
+        rg.recaller.embedder = timed
         ms: list[float] = []
         rest: list[float] = []
         bare: list[float] = []

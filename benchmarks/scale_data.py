@@ -62,7 +62,7 @@ class Pool:
         rng = random.Random(seed)
         self.texts = [datagen.text(rng) for _ in range(size)]
         self.vectors = np.asarray(rg.embedder.embed(self.texts), dtype=np.float32)
-        self.claims = rg.claims.extract_many(self.texts)
+        self.claims = rg.claim_extractor.extract_many(self.texts)
         self.model = rg.embedder.model_id
         self.dims = int(self.vectors.shape[1])
 

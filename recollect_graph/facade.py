@@ -20,6 +20,7 @@ from recollect_graph.db.server import LocalServer, ensure_password
 from recollect_graph.errors import SchemaMismatch
 from recollect_graph.learners import LearnerRunner, LearnResult
 from recollect_graph.models import (
+    Check,
     Edge,
     Entry,
     Hit,
@@ -43,6 +44,7 @@ from recollect_graph.results import (
     Resolution,
     Supersession,
 )
+from recollect_graph.services.admin.doctor import run_doctor
 from recollect_graph.services.admin.invariants import Invariants
 from recollect_graph.services.admin.stats import Stats
 from recollect_graph.services.claims.contradictions import ContradictionResult, Contradictions
@@ -50,7 +52,7 @@ from recollect_graph.services.context.budget import Pack
 from recollect_graph.services.context.builder import ContextPack
 from recollect_graph.services.documents.service import Documents
 from recollect_graph.services.entities.service import Entities
-from recollect_graph.services.knowledge.access import Access, Recommendations
+from recollect_graph.services.knowledge.access import Recommendations
 from recollect_graph.services.knowledge.consolidation import Consolidation
 from recollect_graph.services.knowledge.entries import Knowledge
 from recollect_graph.services.memories.service import Memories
@@ -60,6 +62,19 @@ from recollect_graph.services.sessions.service import Sessions
 from recollect_graph.services.topics.service import Topics
 from recollect_graph.services.transfer.service import Transfer
 from recollect_graph.settings import Settings
+
+#: The public names: the facade and the types its handles and verbs take or give back, so that
+#: callers (the CLI, the MCP server, notebooks) annotate with them without importing services.
+__all__ = [
+    "ContradictionResult",
+    "Contradictions",
+    "Memories",
+    "Pack",
+    "Recollect",
+    "Recommendations",
+    "Topics",
+    "connect_db",
+]
 
 log = logging.getLogger(__name__)
 
@@ -89,12 +104,43 @@ def connect_db(
 class Recollect:
     """The facade over the services. Open it with :meth:`open`; close it (or use ``with``).
 
+    The capability handles are the API: one service object per capability, each the one door
+    every caller (Python, the CLI, the MCP server, notebooks) goes through. The top-level verbs
+    (:meth:`search`, :meth:`remember`, :meth:`recall`, ...) are one-line delegations to them.
+    Accesses (views, searches, recalls) are recorded by the services themselves, so every door
+    records them the same way.
+
     Attributes:
         settings: The effective settings.
         db: The database client (driver owner).
         embedder: The lazily-loaded embedding model.
         spacy: The lazily-loaded spaCy pipeline.
         server: Status of the embedded server when this object started or attached to it.
+        knowledge: Entries: remember, get, forget, connect, recent, outcome, undo
+            (:class:`~recollect_graph.services.knowledge.entries.Knowledge`); ``entries`` is
+            the same object.
+        claims: Contradiction checks, conflicts, supersession, invalidation and resolution
+            (:class:`~recollect_graph.services.claims.contradictions.Contradictions`);
+            ``contradictions`` is the same object.
+        consolidation: Near-duplicate merges, resolutions and archiving.
+        searcher: Hybrid search (:class:`~recollect_graph.services.search.hybrid.Search`).
+        memories: Lore's dialect, bound to the default scope and owner
+            (:class:`~recollect_graph.services.memories.service.Memories`).
+        learners: Learning from git, shell history, CI reports, notes and plugins.
+        sessions: Conversation sessions, turns, forks and handoffs.
+        recaller: Vague recall of a past session
+            (:class:`~recollect_graph.services.sessions.recall.Recall`).
+        documents: The documents pipeline.
+        entities: Entities and their relations.
+        topics: Topic clustering.
+        access: Access history and recommendations
+            (:class:`~recollect_graph.services.knowledge.access.Access`).
+        packer: Context packs under a token budget
+            (:class:`~recollect_graph.services.context.builder.ContextPack`).
+        statistics: Counts, index states, store size and node inspection
+            (:class:`~recollect_graph.services.admin.stats.Stats`).
+        claim_extractor: Extracts claims from text (spaCy, lazily loaded).
+        entity_extractor: Extracts named entities from text (spaCy, lazily loaded).
     """
 
     def __init__(
@@ -113,21 +159,43 @@ class Recollect:
         )
         self.spacy = spacy or SpacyLoader(settings.spacy_model)
         self.server = server
-        self.claims = ClaimExtractor(SpacyLoader(settings.spacy_model, exclude=CLAIM_EXCLUDE))
-        self.knowledge = Knowledge(db, self.embedder, extractor=self.claims)
-        self.contradictions = Contradictions(self.knowledge, self.claims)
-        self.consolidation = Consolidation(self.knowledge, self.contradictions)
-        self._search = Search(db, self.embedder, settings)
-        self.memories = Memories(self.knowledge, self._search, settings)
+        self.claim_extractor = ClaimExtractor(
+            SpacyLoader(settings.spacy_model, exclude=CLAIM_EXCLUDE)
+        )
+        self.knowledge = Knowledge(db, self.embedder, extractor=self.claim_extractor)
+        self.entries = self.knowledge
+        self.claims = Contradictions(self.knowledge, self.claim_extractor)
+        self.contradictions = self.claims
+        self.consolidation = Consolidation(self.knowledge, self.claims)
+        self.searcher = Search(db, self.embedder, settings)
+        self.memories = Memories(self.knowledge, self.searcher, settings)
         self.learners = LearnerRunner(self.knowledge)
         self.sessions = Sessions(db, self.embedder)
-        self._recall = Recall(db, self.embedder)
+        self.recaller = Recall(db, self.embedder)
         self.entity_extractor = EntityExtractor(self.spacy)
         self.documents = Documents(db, self.embedder, self.entity_extractor)
         self.entities = Entities(db)
         self.topics = Topics(db, self.embedder)
-        self.access = Access(db)
-        self._context = ContextPack(db, self.embedder, self._search)
+        self.access = self.knowledge.access
+        self.packer = ContextPack(db, self.embedder, self.searcher)
+        store = settings.server_home / "data" if server is not None else None
+        self.statistics = Stats(db, store_dir=store)
+
+    @property
+    def transfer(self) -> Transfer:
+        """Export and import of a scope (a :class:`Transfer`).
+
+        A property: it reads the embedding model's id and size when first used.
+        """
+        return Transfer(self.db, model=self.embedder.model_id, dimensions=self.embedder.dimension)
+
+    @property
+    def invariants(self) -> Invariants:
+        """The invariant checks (:class:`~recollect_graph.services.admin.invariants.Invariants`).
+
+        A property: it reads the embedding model's id and size when first used.
+        """
+        return Invariants(self.db, model=self.embedder.model_id, dimensions=self.embedder.dimension)
 
     @classmethod
     def open(
@@ -177,6 +245,14 @@ class Recollect:
                 raise
             log.info("applying schema migrations: %s", e)
             self.init_schema()
+
+    @staticmethod
+    def doctor(settings: Settings, *, load_models: bool = True, deep: bool = False) -> list[Check]:
+        """Diagnose Java, Maven, the server, the schema, the indexes and the models (no ``open``).
+
+        See :func:`recollect_graph.services.admin.doctor.run_doctor`.
+        """
+        return run_doctor(settings, load_models=load_models, deep=deep)
 
     def init_schema(self, *, reset_vector_indexes_: bool = False) -> SchemaReport:
         """Apply the schema idempotently and wait until every index is ONLINE.
@@ -244,20 +320,25 @@ class Recollect:
 
         See :meth:`recollect_graph.services.search.hybrid.Search.search` for every option.
         """
-        hits = self._search.search(query, scope_id=scope_id, **opts)
-        if opts.get("touch", True) and hits:
-            self.access.record(scope_id, "search", [h.entry.id for h in hits], query=query)
-        return hits
+        return self.searcher.search(query, scope_id=scope_id, **opts)
 
     def get_many(self, ids: Sequence[str], *, scope_id: str | None = None) -> list[Entry]:
         """Entries by id, in the caller's order, skipping the search pipeline."""
         return self.knowledge.get_many(ids, scope_id=scope_id)
 
-    def get(self, entry_id: str, *, scope_id: str | None = None) -> Entry:
-        """One entry by id (:class:`~recollect_graph.errors.EntryNotFound` otherwise)."""
-        entry = self.knowledge.get(entry_id, scope_id=scope_id)
-        self.access.record(entry.scope_id, "view", [entry.id])
-        return entry
+    def get(
+        self,
+        entry_id: str,
+        *,
+        scope_id: str | None = None,
+        owner_id: str | None = None,
+        touch: bool = True,
+    ) -> Entry:
+        """One entry by id (:class:`~recollect_graph.errors.EntryNotFound` otherwise).
+
+        See :meth:`recollect_graph.services.knowledge.entries.Knowledge.get`.
+        """
+        return self.knowledge.get(entry_id, scope_id=scope_id, owner_id=owner_id, touch=touch)
 
     def outcome(
         self, entry_ids: Sequence[str], result: str, *, scope_id: str | None = None
@@ -352,6 +433,8 @@ class Recollect:
         max_attempts: int = 3,
         limit: int = 5,
         now: datetime | None = None,
+        owner_id: str | None = None,
+        touch: bool = True,
     ) -> RecallResult:
         """Resolve a vague memory of a past session into ranked candidates (or probes).
 
@@ -361,7 +444,7 @@ class Recollect:
             >>> r = rg.recall("the session where the CI cache drove me nuts", scope_id="me")
             >>> print(r.prose)  # doctest: +SKIP
         """
-        result = self._recall.recall(
+        return self.recaller.recall(
             text,
             scope_id=scope_id,
             attempt=attempt,
@@ -369,12 +452,9 @@ class Recollect:
             max_attempts=max_attempts,
             limit=limit,
             now=now,
+            owner_id=owner_id,
+            touch=touch,
         )
-        if result.candidates:
-            self.access.record(
-                scope_id, "recall", [c.session_id for c in result.candidates], query=text
-            )
-        return result
 
     # -- documents, context packs and recommendations (issue 6) ---------------------------------
     def context(
@@ -387,7 +467,7 @@ class Recollect:
         ids: bool = True,
     ) -> Pack:
         """A cited Markdown context pack that never exceeds ``budget_tokens`` (docs/context.md)."""
-        return self._context.build(
+        return self.packer.build(
             query, scope_id=scope_id, budget_tokens=budget_tokens, owner_id=owner_id, ids=ids
         )
 
@@ -406,7 +486,7 @@ class Recollect:
 
     def recall_probes(self, text: str, *, scope_id: str) -> list[RecallProbe]:
         """Socratic probes for a recall: adjacent months, topics and places from the store."""
-        return self._recall.probes(text, scope_id=scope_id)
+        return self.recaller.probes(text, scope_id=scope_id)
 
     def fork_parent(self, session_id: str, *, scope_id: str) -> ForkParent:
         """Where a fork resumes: its top-level ancestor, that ancestor's cwd and the command."""
@@ -428,9 +508,7 @@ class Recollect:
         Returns:
             ``{check: [violation, ...]}``; every list is empty when the graph is clean.
         """
-        return Invariants(
-            self.db, model=self.embedder.model_id, dimensions=self.embedder.dimension
-        ).check(scope_id, limit=limit)
+        return self.invariants.check(scope_id, limit=limit)
 
     # -- export, import, statistics and inspection --------------------------------------------
     def export(self, scope_id: str, *, page_size: int = 500) -> Iterator[dict[str, Any]]:
@@ -443,7 +521,7 @@ class Recollect:
             ...     for line in rg.export("app"):
             ...         f.write(json.dumps(line) + "\\n")
         """
-        return self._transfer().export(scope_id, page_size=page_size)
+        return self.transfer.export(scope_id, page_size=page_size)
 
     def import_(
         self,
@@ -459,7 +537,7 @@ class Recollect:
         ``keep_ids`` defaults to keeping ids in the exported scope and remapping them in another.
         See :meth:`recollect_graph.services.transfer.service.Transfer.import_`.
         """
-        return self._transfer().import_(
+        return self.transfer.import_(
             lines, scope_id=scope_id, keep_ids=keep_ids, batch_size=batch_size, progress=progress
         )
 
@@ -472,18 +550,11 @@ class Recollect:
             >>> rg.stats("app")["labels"]  # doctest: +SKIP
             {'Claim': 12, 'Entity': 9, 'Entry': 30, 'Session': 2, 'Turn': 18}
         """
-        return self._stats().stats(scope_id)
+        return self.statistics.stats(scope_id)
 
     def show(self, node_id: str, *, scope_id: str | None = None, limit: int = 50) -> dict[str, Any]:
         """Any node by id with its properties (no embedding) and up to ``limit`` neighbours."""
-        return self._stats().show(node_id, scope_id=scope_id, limit=limit)
-
-    def _stats(self) -> Stats:
-        store = self.settings.server_home / "data" if self.server is not None else None
-        return Stats(self.db, store_dir=store)
-
-    def _transfer(self) -> Transfer:
-        return Transfer(self.db, model=self.embedder.model_id, dimensions=self.embedder.dimension)
+        return self.statistics.show(node_id, scope_id=scope_id, limit=limit)
 
     # -- analysts' own Cypher -----------------------------------------------------------------
     def query(

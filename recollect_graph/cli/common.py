@@ -25,11 +25,18 @@ def scope_option(fn: F) -> F:
     )(fn)
 
 
+def _owner(help: str) -> Callable[[F], F]:
+    return click.option("--owner", envvar="RECOLLECT_OWNER", show_envvar=True, help=help)
+
+
 def owner_option(fn: F) -> F:
     """Add ``--owner`` (env ``RECOLLECT_OWNER``)."""
-    return click.option(
-        "--owner", envvar="RECOLLECT_OWNER", show_envvar=True, help="Owner of what is written."
-    )(fn)
+    return _owner("Owner of what is written.")(fn)
+
+
+def reader_option(fn: F) -> F:
+    """Add ``--owner`` (env ``RECOLLECT_OWNER``) to a read: who reads, for the access history."""
+    return _owner("Who reads (recorded in the access history that recommend ranks from).")(fn)
 
 
 #: The largest ``--offset`` a list command takes.

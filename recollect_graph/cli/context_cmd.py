@@ -6,9 +6,6 @@ import click
 
 from recollect_graph.cli.common import need, open_rg, owner_option, scope_option, short
 from recollect_graph.cli.output import emit_json, handle_errors, json_option, table
-from recollect_graph.services.context.builder import ContextPack
-from recollect_graph.services.knowledge.access import Access
-from recollect_graph.services.search.hybrid import Search
 
 
 def _scope(scope: str | None) -> str:
@@ -51,8 +48,7 @@ def context_cmd(
     scope_id = _scope(scope)
     owner_id = need(owner, "--owner", "RECOLLECT_OWNER") if mine else None
     with open_rg(as_json) as rg:
-        packer = ContextPack(rg.db, rg.embedder, Search(rg.db, rg.embedder, rg.settings))
-        pack = packer.build(
+        pack = rg.context(
             query, scope_id=scope_id, budget_tokens=budget, owner_id=owner_id, ids=not no_ids
         )
     if as_json:
@@ -96,7 +92,7 @@ def recommend_cmd(
     """
     scope_id = _scope(scope)
     with open_rg(as_json) as rg:
-        recs = Access(rg.db).recommend(
+        recs = rg.recommend(
             scope_id,
             owner_id=None if everyone else owner,
             limit=limit,

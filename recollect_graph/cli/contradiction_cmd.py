@@ -216,8 +216,8 @@ def supersede_cmd(
             raise InvalidInput("the entry form needs both --old ID and --new ID")
         with open_rg(as_json) as rg:
             if scope:
-                rg.get(old_id, scope_id=scope)
-                rg.get(new_id, scope_id=scope)
+                rg.get(old_id, scope_id=scope, touch=False)
+                rg.get(new_id, scope_id=scope, touch=False)
             out = rg.supersede_entry(old_id, new_id, reason=reason)
     else:
         if entity is None or relation is None or new_value is None:

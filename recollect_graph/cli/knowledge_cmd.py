@@ -18,6 +18,7 @@ from recollect_graph.cli.common import (
     page_options,
     parse_json_items,
     read_input,
+    reader_option,
     scope_option,
     short,
 )
@@ -352,7 +353,7 @@ def recent_cmd(scope: str | None, offset: int, limit: int, as_json: bool) -> Non
     scope = need(scope, "--scope", "RECOLLECT_SCOPE")
     page(offset, limit, 10_000)
     with open_rg(as_json) as rg:
-        entries = rg.knowledge.recent(scope, limit=limit, offset=offset)
+        entries = rg.recent(scope, limit=limit, offset=offset)
     if as_json:
         emit_json([e.model_dump(mode="json") for e in entries])
     else:
@@ -362,6 +363,7 @@ def recent_cmd(scope: str | None, offset: int, limit: int, as_json: bool) -> Non
 @click.command("search")
 @click.argument("query")
 @scope_option
+@reader_option
 @click.option("--limit", default=10, show_default=True, help="Maximum hits (1-1000).")
 @click.option("--min-score", default=0.0, show_default=True, help="Drop hits scoring lower.")
 @click.option("--type", "entry_types", multiple=True, help="Keep this entry type (repeatable).")
@@ -373,9 +375,9 @@ def recent_cmd(scope: str | None, offset: int, limit: int, as_json: bool) -> Non
 @json_option
 @handle_errors
 def search_cmd(
-    query: str, scope: str | None, limit: int, min_score: float, entry_types: tuple[str, ...],
-    tags: tuple[str, ...], as_of: str | None, include_superseded: bool, include_deleted: bool,
-    hops: int, as_json: bool,
+    query: str, scope: str | None, owner: str | None, limit: int, min_score: float,
+    entry_types: tuple[str, ...], tags: tuple[str, ...], as_of: str | None,
+    include_superseded: bool, include_deleted: bool, hops: int, as_json: bool,
 ) -> None:  # fmt: skip
     """Hybrid search (meaning, keywords, graph, lifecycle) with a per-signal breakdown.
 
@@ -396,6 +398,7 @@ def search_cmd(
             include_superseded=include_superseded,
             include_deleted=include_deleted,
             hops=hops,
+            owner_id=owner,
         )
     if as_json:
         emit_json([h.model_dump(mode="json") for h in hits])

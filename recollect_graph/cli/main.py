@@ -18,6 +18,7 @@ from recollect_graph.cli.demo_cmd import demo_cmd
 from recollect_graph.cli.docs_cmd import COMMANDS as DOCS_COMMANDS
 from recollect_graph.cli.knowledge_cmd import COMMANDS as KNOWLEDGE_COMMANDS
 from recollect_graph.cli.learn_cmd import learn
+from recollect_graph.cli.mcp_cmd import mcp_cmd
 from recollect_graph.cli.memory_cmd import memory_group
 from recollect_graph.cli.neo4j_cmd import browser_cmd, neo4j_group
 from recollect_graph.cli.output import emit_json, handle_errors, json_option, progress, table
@@ -32,8 +33,6 @@ from recollect_graph.cli.sessions_cmd import (
 from recollect_graph.cli.topics_cmd import topics_group
 from recollect_graph.errors import InvalidInput
 from recollect_graph.facade import Recollect
-from recollect_graph.mcp import mcp_cmd
-from recollect_graph.services.admin.doctor import run_doctor
 from recollect_graph.settings import Settings
 
 
@@ -193,7 +192,7 @@ def doctor_cmd(no_models: bool, deep: bool, as_json: bool) -> None:
     Example:
       recollect-graph doctor --deep --json
     """
-    checks = run_doctor(Settings.from_env(), load_models=not no_models, deep=deep)
+    checks = Recollect.doctor(Settings.from_env(), load_models=not no_models, deep=deep)
     if as_json:
         emit_json([c.model_dump() for c in checks])
     else:

@@ -21,8 +21,7 @@ from recollect_graph.cli.common import (
 )
 from recollect_graph.cli.output import emit_json, handle_errors, json_option, table
 from recollect_graph.errors import InvalidInput
-from recollect_graph.facade import Recollect
-from recollect_graph.services.memories.service import Memories
+from recollect_graph.facade import Memories, Recollect
 from recollect_graph.vocabulary import DELETE_REASONS, SOURCE_TYPES
 
 F = TypeVar("F", bound=Callable[..., Any])

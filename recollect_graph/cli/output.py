@@ -5,12 +5,15 @@ from __future__ import annotations
 import functools
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 import click
 
 from recollect_graph.errors import RecollectError
+from recollect_graph.tables import table
+
+__all__ = ["emit_json", "handle_errors", "json_option", "progress", "table"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -34,29 +37,6 @@ def progress(as_json: bool) -> Callable[[str], None]:
         click.echo(f"  {msg}", err=True)
 
     return say if not as_json or sys.stderr.isatty() else (lambda _m: None)
-
-
-def table(rows: Sequence[dict[str, Any]], columns: Sequence[str] | None = None) -> str:
-    """Render rows as a plain text table."""
-    if not rows:
-        return "(no rows)"
-    cols = list(columns or rows[0].keys())
-    cells = [[_cell(r.get(c)) for c in cols] for r in rows]
-    widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(cols)]
-    widths = [min(w, 80) for w in widths]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(cols, widths, strict=True))]
-    lines.append("  ".join("-" * w for w in widths))
-    for row in cells:
-        lines.append("  ".join(v[:w].ljust(w) for v, w in zip(row, widths, strict=True)))
-    return "\n".join(lines)
-
-
-def _cell(v: Any) -> str:
-    if v is None:
-        return ""
-    if isinstance(v, dict | list):
-        return json.dumps(v, default=str)
-    return str(v)
 
 
 def handle_errors(fn: F) -> F:

@@ -17,6 +17,7 @@ from recollect_graph.cli.common import (
     page_options,
     parse_json_items,
     read_input,
+    reader_option,
     scope_option,
     short,
 )
@@ -25,8 +26,6 @@ from recollect_graph.cli.sessions_cmd import sessions_group
 from recollect_graph.errors import InvalidInput
 from recollect_graph.facade import Recollect
 from recollect_graph.models import RecallCandidate, RecallProbe, RecallResult
-from recollect_graph.services.sessions import transcripts
-from recollect_graph.services.sessions.recall import clue_prose
 
 
 def _scope(scope: str | None) -> str:
@@ -320,8 +319,7 @@ def learn_agents_cmd(
                 bar.update(1)
 
         try:
-            report = transcripts.ingest(
-                rg.sessions,
+            report = rg.sessions.ingest_transcripts(
                 root,
                 scope_id=_scope(scope),
                 owner_id=need(owner, "--owner", "RECOLLECT_OWNER"),
@@ -346,6 +344,7 @@ def learn_agents_cmd(
 @click.command("recall")
 @click.argument("text")
 @scope_option
+@reader_option
 @click.option("--hint", "hints", multiple=True, help="Extra recall context (repeatable).")
 @click.option("--attempt", default=1, show_default=True, type=click.IntRange(1, 10))
 @click.option("--max-attempts", default=3, show_default=True, type=click.IntRange(1, 10))
@@ -360,6 +359,7 @@ def learn_agents_cmd(
 def recall_cmd(
     text: str,
     scope: str | None,
+    owner: str | None,
     hints: tuple[str, ...],
     attempt: int,
     max_attempts: int,
@@ -388,13 +388,14 @@ def recall_cmd(
                 hints=hints,
                 max_attempts=max_attempts,
                 limit=limit,
+                owner_id=owner,
             )
             if as_json:
                 emit_json(r.model_dump(mode="json"))
             else:
                 _print_result(r)
             return
-        _interactive(rg, text, scope_id, list(hints), attempt, max_attempts, limit)
+        _interactive(rg, text, scope_id, owner, list(hints), attempt, max_attempts, limit)
 
 
 def _print_result(r: RecallResult) -> None:
@@ -429,6 +430,7 @@ def _interactive(
     rg: Recollect,
     text: str,
     scope_id: str,
+    owner_id: str | None,
     hints: list[str],
     attempt: int,
     max_attempts: int,
@@ -442,6 +444,7 @@ def _interactive(
             hints=hints,
             max_attempts=max_attempts,
             limit=limit,
+            owner_id=owner_id,
         )
         if r.null_match:
             click.echo(r.prose)
@@ -454,7 +457,7 @@ def _interactive(
         if r.single_obvious:
             click.echo(r.prose)
             return
-        choice = _walk(r.candidates)
+        choice = _walk(rg, r.candidates)
         if isinstance(choice, RecallCandidate):
             click.echo(f"Recognized {choice.session_id}.")
             if choice.resumption_hint:
@@ -471,9 +474,9 @@ def _interactive(
     click.echo("No more attempts; the best candidate was shown above.")
 
 
-def _walk(cands: list[RecallCandidate]) -> RecallCandidate | str:
+def _walk(rg: Recollect, cands: list[RecallCandidate]) -> RecallCandidate | str:
     for i, c in enumerate(cands, 1):
-        click.echo(f"\nCandidate {i} of {len(cands)}:\n{clue_prose(c)}")
+        click.echo(f"\nCandidate {i} of {len(cands)}:\n{rg.recaller.prose(c)}")
         key = click.prompt(
             "[r]ecognize, [n]ext, re[f]ine, re[o]rient, [q]uit",
             type=click.Choice(["r", "n", "f", "o", "q"]),

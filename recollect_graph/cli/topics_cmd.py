@@ -9,18 +9,10 @@ import click
 
 from recollect_graph.cli.common import need, open_rg, page, page_options, scope_option, short
 from recollect_graph.cli.output import emit_json, handle_errors, json_option, table
-from recollect_graph.facade import Recollect
-from recollect_graph.services.topics.service import Topics
 
 
 def _scope(scope: str | None) -> str:
     return need(scope, "--scope", "RECOLLECT_SCOPE")
-
-
-def _topics(rg: Recollect) -> Topics:
-    """``rg.topics`` when the facade has it, else a service over the same db and embedder."""
-    svc = getattr(rg, "topics", None)
-    return svc if isinstance(svc, Topics) else Topics(rg.db, rg.embedder)
 
 
 @click.group("topics")
@@ -66,7 +58,7 @@ def build_cmd(scope: str | None, all_: bool, min_size: int, as_json: bool) -> No
                 bar.update(1)
 
         try:
-            report = _topics(rg).build(scope_id, all=all_, min_size=min_size, progress=step)
+            report = rg.topics.build(scope_id, all=all_, min_size=min_size, progress=step)
         finally:
             if bar is not None:
                 bar.render_finish()
@@ -97,7 +89,7 @@ def list_cmd(scope: str | None, offset: int, limit: int, as_json: bool) -> None:
     """
     page(offset, limit, 1000)
     with open_rg(as_json) as rg:
-        rows = _topics(rg).list(_scope(scope), limit=limit, offset=offset)
+        rows = rg.topics.list(_scope(scope), limit=limit, offset=offset)
     if as_json:
         emit_json(rows)
         return
@@ -130,7 +122,7 @@ def show_cmd(topic: str, scope: str | None, as_json: bool) -> None:
       recollect-graph topics show "postgres, index" --scope app
     """
     with open_rg(as_json) as rg:
-        t = _topics(rg).show(_scope(scope), topic)
+        t = rg.topics.show(_scope(scope), topic)
     if as_json:
         emit_json(t)
         return

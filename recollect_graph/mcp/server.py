@@ -26,9 +26,8 @@ from pydantic import Field
 
 from recollect_graph import __version__
 from recollect_graph.errors import RecollectError
-from recollect_graph.facade import Recollect
+from recollect_graph.facade import Memories, Recollect
 from recollect_graph.mcp.tools import Body, MemoryTools
-from recollect_graph.services.memories.service import Memories
 from recollect_graph.settings import Settings
 
 log = logging.getLogger(__name__)

@@ -15,10 +15,8 @@ from typing import Any
 
 import pydantic_core
 
-from recollect_graph.facade import Recollect
+from recollect_graph.facade import ContradictionResult, Memories, Recollect
 from recollect_graph.models import Hit
-from recollect_graph.services.claims.contradictions import ContradictionResult
-from recollect_graph.services.memories.service import Memories
 from recollect_graph.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -218,7 +216,7 @@ class MemoryTools:
         """``recollect_search``: ``{query, hits: [{id, title, content, score, signals, ...}]}``."""
 
         def body(rg: Recollect, mem: Memories) -> dict[str, Any]:
-            hits = rg.search(query, scope_id=mem.scope_id, **opts)
+            hits = rg.search(query, scope_id=mem.scope_id, owner_id=mem.owner_id, **opts)
             return {"query": query, "count": len(hits), "hits": [hit_dict(h) for h in hits]}
 
         return body
@@ -254,7 +252,13 @@ class MemoryTools:
         """``recollect_recall``: the recall result (candidates or probes) with its prose."""
 
         def body(rg: Recollect, mem: Memories) -> dict[str, Any]:
-            r = rg.recall(text, scope_id=mem.scope_id, hints=list(hints), attempt=attempt)
+            r = rg.recall(
+                text,
+                scope_id=mem.scope_id,
+                hints=list(hints),
+                attempt=attempt,
+                owner_id=mem.owner_id,
+            )
             return r.model_dump(mode="json")
 
         return body

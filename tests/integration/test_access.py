@@ -198,3 +198,46 @@ def test_prune_deletes_old_events_only(rg: Recollect, scope_id: str) -> None:
     assert access.prune(scope_id, older_than_days=30) == 1
     assert len(access.history(scope_id)) == 1
     assert rg.get(a[0], scope_id=scope_id).id == a[0]
+
+
+def test_every_door_records_with_the_owner(rg: Recollect, scope_id: str) -> None:
+    cook = _add(rg, scope_id, COOKING)
+    mem = rg.memories.in_scope(scope_id, "kai")
+    mem.capture("Rye flour makes the sourdough starter more active.")  # its dedup search: no event
+    assert rg.access.history(scope_id) == []
+    found = mem.search("sourdough starter flour", limit=3)  # the lore_search path
+    [ev] = rg.access.history(scope_id)
+    assert ev["kind"] == "search" and ev["owner_id"] == "kai"
+    assert ev["query"] == "sourdough starter flour"
+    assert ev["item_ids"] == [r["memory"]["id"] for r in found["results"]]
+    mem.search(ids=cook[:2])  # a fetch by ids is a view
+    ev = rg.access.history(scope_id, limit=1)[0]
+    assert (ev["kind"], ev["owner_id"], ev["item_ids"]) == ("view", "kai", cook[:2])
+    rg.get(cook[3], scope_id=scope_id, owner_id="ana")
+    ev = rg.access.history(scope_id, limit=1)[0]
+    assert (ev["kind"], ev["owner_id"], ev["item_ids"]) == ("view", "ana", [cook[3]])
+    n = len(rg.access.history(scope_id))
+    rg.search("pizza dough", scope_id=scope_id, touch=False)
+    rg.get(cook[0], scope_id=scope_id, touch=False)
+    rg.searcher.search("pizza dough", scope_id=scope_id, touch=False)
+    assert len(rg.access.history(scope_id)) == n  # touch=False records nothing
+    rg.searcher.search("pizza dough", scope_id=scope_id, owner_id="kai", limit=1)
+    assert rg.access.history(scope_id, limit=1)[0]["owner_id"] == "kai"
+
+
+def test_recommend_for_an_owner_sees_their_own_searches(rg: Recollect, scope_id: str) -> None:
+    cook = _add(rg, scope_id, COOKING)
+    k8s = _add(rg, scope_id, K8S)
+    hits = rg.search("sourdough starter and bread proofing", scope_id=scope_id, owner_id="kai",
+                     limit=2, hops=0)  # fmt: skip
+    seen = {h.entry.id for h in hits}
+    assert seen <= set(cook)
+    rg.search("kubernetes pods", scope_id=scope_id, owner_id="ana", limit=3, hops=0)
+    recs = rg.recommend(scope_id, owner_id="kai", limit=5)
+    assert recs.items, recs.reason
+    assert {p["id"] for p in recs.profile} == seen  # only kai's own searches make the profile
+    ids = [r.id for r in recs]
+    assert not seen & set(ids)
+    assert ids[0] in set(cook) - seen, [(r.title, r.score) for r in recs]
+    assert "nothing was accessed" in rg.recommend(scope_id, owner_id="bo").reason
+    assert set(k8s) & {p["id"] for p in rg.recommend(scope_id).profile}  # everyone's counts

@@ -72,7 +72,7 @@ def test_repeated_low_confidence_not_useful_soft_deletes(
 def test_feedback_thresholds_are_settings(rg: Recollect, scope_id: str) -> None:
     strict = Memories(
         rg.knowledge,
-        rg._search,
+        rg.searcher,
         rg.settings.model_copy(update={"soft_delete_after": 1}),
         scope_id=scope_id,
     )

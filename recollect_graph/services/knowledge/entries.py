@@ -41,6 +41,7 @@ from recollect_graph.services.kernel.validation import (
 )
 from recollect_graph.services.knowledge import lifecycle
 from recollect_graph.services.knowledge import provenance as context_mod
+from recollect_graph.services.knowledge.access import Access
 from recollect_graph.services.knowledge.rows import entry_from_row
 from recollect_graph.services.knowledge.undo import History, operation_from_row
 from recollect_graph.vocabulary import ENTRY_TYPES, RELATIONS, SOURCE_TYPES, SOURCES, VALENCES
@@ -105,6 +106,7 @@ class Knowledge(History):
         self.embedder = embedder
         self.extractor = extractor
         self.capture_context = capture_context
+        self.access = Access(db)
 
     # -- remember ----------------------------------------------------------------------------
     def remember(self, content: str, *, scope_id: str, owner_id: str, **opts: Any) -> Entry:
@@ -371,11 +373,27 @@ class Knowledge(History):
         rows = self.db.read("entries/get_many", ids=wanted, scope_id=scope_id)
         return [entry_from_row(r["entry"], now=now) for r in rows]
 
-    def get(self, entry_id: str, *, scope_id: str | None = None) -> Entry:
-        """One entry, or :class:`EntryNotFound`."""
+    def get(
+        self,
+        entry_id: str,
+        *,
+        scope_id: str | None = None,
+        owner_id: str | None = None,
+        touch: bool = True,
+    ) -> Entry:
+        """One entry, or :class:`EntryNotFound`.
+
+        Args:
+            entry_id: The entry.
+            scope_id: Refuse an entry of another scope.
+            owner_id: Who viewed it (recorded with the access).
+            touch: Record a ``view`` in the access history (default); off for lookups.
+        """
         found = self.get_many([entry_id], scope_id=scope_id)
         if not found:
             raise EntryNotFound(entry_id)
+        if touch:
+            self.access.record(found[0].scope_id, "view", [found[0].id], owner_id=owner_id)
         return found[0]
 
     def recent(self, scope_id: str, *, limit: int = 20, offset: int = 0) -> list[Entry]:

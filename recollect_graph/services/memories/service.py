@@ -359,6 +359,9 @@ class Memories:
     ) -> dict[str, Any]:
         """Search memories (hybrid), or bulk-fetch them by ``ids`` in the caller's order.
 
+        Either is recorded in the access history as the bound owner's (a ``search``, or a
+        ``view`` of the fetched memories), as every other door records it.
+
         Returns:
             ``{results, total_matched, query}``; a full result is
             ``{memory, relevance: {combined_score, semantic_score, keyword_score, graph_score,
@@ -379,6 +382,9 @@ class Memories:
             ]
             if entries:
                 self.knowledge.touch([e.id for e in entries])
+                self.knowledge.access.record(
+                    self.scope_id, "view", [e.id for e in entries], owner_id=self.owner_id
+                )
         else:
             hits = self._search.search(
                 query,
@@ -390,6 +396,7 @@ class Memories:
                 source_types=[one_of(source_type, "source_type", SOURCE_TYPES)]
                 if source_type
                 else None,
+                owner_id=self.owner_id,
             )
             pairs = [
                 (

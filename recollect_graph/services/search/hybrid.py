@@ -18,7 +18,8 @@
    from 0 at 20 characters to 1 at 500: short turns ("Thanks!") rarely hold a fact.
    Every hit carries this breakdown (``brevity`` is the length term).
 5. Every returned entry's ``access_count`` goes up by one and ``last_accessed_at`` is set; a stale
-   entry wakes up as ``observed``.
+   entry wakes up as ``observed``; the search is recorded in the access history (with the owner
+   when the caller names one), so every door (facade, memories, MCP, CLI) records the same way.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from recollect_graph.nlp.embedder import Embedder
 from recollect_graph.services.kernel.times import aware, native, now_utc
 from recollect_graph.services.kernel.validation import in_range, require_text
 from recollect_graph.services.knowledge import lifecycle
+from recollect_graph.services.knowledge.access import Access
 from recollect_graph.services.knowledge.rows import entry_from_row
 from recollect_graph.services.search.query_text import keyword_terms, substance, without_names
 from recollect_graph.settings import Settings
@@ -75,6 +77,7 @@ class Search:
         self.db = db
         self.embedder = embedder
         self.settings = settings
+        self.access = Access(db)
 
     def search(
         self,
@@ -92,6 +95,7 @@ class Search:
         include_deleted: bool = False,
         hops: int = 1,
         touch: bool = True,
+        owner_id: str | None = None,
     ) -> list[Hit]:
         """Find entries by meaning, keyword and graph neighbourhood.
 
@@ -108,7 +112,9 @@ class Search:
             include_superseded: Also return retired (superseded or invalidated) entries.
             include_deleted: Also return soft-deleted entries.
             hops: Graph expansion depth (0-3; 0 turns the graph signal off).
-            touch: Record the access (default). Off for previews and benchmarks.
+            touch: Record the access (default): bump the hits' usage and add a ``search``
+                event to the access history. Off for previews and benchmarks.
+            owner_id: Who searched (recorded with the access; filters nothing).
 
         Returns:
             Hits, best first, each with its score breakdown.
@@ -179,6 +185,9 @@ class Search:
                 ids=[h.entry.id for h in hits],
                 now=now,
                 stale_days=lifecycle.STALE_AFTER_DAYS,
+            )
+            self.access.record(
+                scope_id, "search", [h.entry.id for h in hits], owner_id=owner_id, query=query
             )
         return hits
 

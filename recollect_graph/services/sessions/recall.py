@@ -34,6 +34,7 @@ from recollect_graph.nlp import cues
 from recollect_graph.nlp.embedder import Embedder
 from recollect_graph.services.kernel.times import native, now_utc
 from recollect_graph.services.kernel.validation import in_range, require_text
+from recollect_graph.services.knowledge.access import Access
 from recollect_graph.services.search.hybrid import lucene_query
 from recollect_graph.services.sessions.index import resolve_chain
 
@@ -82,6 +83,7 @@ class Recall:
     def __init__(self, db: Db, embedder: Embedder) -> None:
         self.db = db
         self.embedder = embedder
+        self.access = Access(db)
 
     def recall(
         self,
@@ -93,8 +95,10 @@ class Recall:
         max_attempts: int = 3,
         limit: int = 5,
         now: datetime | None = None,
+        owner_id: str | None = None,
+        touch: bool = True,
     ) -> RecallResult:
-        """One recall attempt.
+        """One recall attempt; candidates found are recorded in the access history.
 
         Args:
             text: What the user vaguely remembers.
@@ -104,6 +108,8 @@ class Recall:
             max_attempts: After this many attempts a zero-candidate scan is a NullMatch.
             limit: At most this many candidates.
             now: The moment relative time words resolve against (default: now).
+            owner_id: Who recalls (recorded with the access).
+            touch: Record the candidates as a ``recall`` access (default).
 
         Returns:
             The result: candidates (best first), or probes, or a NullMatch, and the prose.
@@ -137,6 +143,10 @@ class Recall:
                 probes = self.probes(full, scope_id=scope_id, near=salience)
             else:
                 null = True
+        if touch and cands:
+            self.access.record(
+                scope_id, "recall", [c.session_id for c in cands], owner_id=owner_id, query=text
+            )
         single = len(cands) == 1 and cands[0].confidence == "high"
         result = RecallResult(
             input_type=input_type,
@@ -150,6 +160,11 @@ class Recall:
             trace=trace_view(trace),
         )
         return result.model_copy(update={"prose": render(result)})
+
+    @staticmethod
+    def prose(candidate: RecallCandidate) -> str:
+        """A candidate as Anamnesis' ClueVector prose (see :func:`clue_prose`)."""
+        return clue_prose(candidate)
 
     # -- entropy track -------------------------------------------------------------------------
     def _entropy(

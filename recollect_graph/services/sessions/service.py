@@ -20,6 +20,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from recollect_graph.db.client import Db
@@ -36,6 +37,7 @@ from recollect_graph.services.kernel.validation import (
     optional_text,
     require_text,
 )
+from recollect_graph.services.sessions import transcripts
 from recollect_graph.services.sessions.index import derive_index, mean_vector, resolve_chain
 
 TURN_BATCH = 128
@@ -296,6 +298,36 @@ class Sessions:
             "identifiers": len(idents),
             "markers": len(marks),
         }
+
+    def ingest_transcripts(
+        self,
+        root: str | Path,
+        *,
+        scope_id: str,
+        owner_id: str,
+        progress: Callable[[int, int, str], None] | None = None,
+        knowledge: Any = None,
+    ) -> transcripts.IngestReport:
+        """Read coding-agent transcripts under ``root`` and store their sessions (idempotent).
+
+        See :func:`recollect_graph.services.sessions.transcripts.ingest` for the layout read.
+
+        Args:
+            root: A Claude Code config dir, its ``projects`` dir, or one project folder.
+            scope_id: Scope the sessions go to.
+            owner_id: Owner of their turns.
+            progress: ``progress(done, total, session_id)`` after each session.
+            knowledge: When given (``rg.knowledge``), each ingested session's decisions are
+                also stored as ``decision`` entries linked ``FROM_SESSION``.
+        """
+        return transcripts.ingest(
+            self,
+            Path(root),
+            scope_id=scope_id,
+            owner_id=owner_id,
+            progress=progress,
+            knowledge=knowledge,
+        )
 
     def learn_decisions(
         self, session_id: str, *, scope_id: str, owner_id: str, knowledge: Any
