@@ -22,14 +22,14 @@ from recollect_graph.cli.mcp_cmd import mcp_cmd
 from recollect_graph.cli.memory_cmd import memory_group
 from recollect_graph.cli.neo4j_cmd import browser_cmd, neo4j_group
 from recollect_graph.cli.output import emit_json, handle_errors, json_option, progress, table
-from recollect_graph.cli.session_cmd import learn_agents_cmd, recall_cmd
-from recollect_graph.cli.sessions_cmd import (
+from recollect_graph.cli.review_cmd import (
     reflect_cmd,
     review_cmd,
     sessions_group,
     suggestions_cmd,
     sweep_cmd,
 )
+from recollect_graph.cli.session_cmd import learn_agents_cmd, recall_cmd
 from recollect_graph.cli.topics_cmd import topics_group
 from recollect_graph.errors import InvalidInput
 from recollect_graph.facade import Recollect

@@ -22,7 +22,7 @@ from recollect_graph.cli.common import (
     short,
 )
 from recollect_graph.cli.output import emit_json, handle_errors, json_option, table
-from recollect_graph.cli.sessions_cmd import sessions_group
+from recollect_graph.cli.review_cmd import sessions_group
 from recollect_graph.errors import InvalidInput
 from recollect_graph.facade import Recollect
 from recollect_graph.models import RecallCandidate, RecallProbe, RecallResult
