@@ -83,6 +83,11 @@ def need(value: str | None, flag: str, env: str | None = None) -> str:
     return value
 
 
+def need_scope(scope: str | None) -> str:
+    """The ``--scope`` value (or ``RECOLLECT_SCOPE``); else :class:`InvalidInput` naming both."""
+    return need(scope, "--scope", "RECOLLECT_SCOPE")
+
+
 def open_rg(as_json: bool) -> Recollect:
     """Open the database, with server start-up lines on stderr."""
     return Recollect.open(progress=progress(as_json))

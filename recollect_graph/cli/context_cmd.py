@@ -4,12 +4,8 @@ from __future__ import annotations
 
 import click
 
-from recollect_graph.cli.common import need, open_rg, owner_option, scope_option, short
+from recollect_graph.cli.common import need, need_scope, open_rg, owner_option, scope_option, short
 from recollect_graph.cli.output import emit_json, handle_errors, json_option, table
-
-
-def _scope(scope: str | None) -> str:
-    return need(scope, "--scope", "RECOLLECT_SCOPE")
 
 
 @click.command("context")
@@ -45,7 +41,7 @@ def context_cmd(
     Example:
       recollect-graph context "why did we pick Vite?" --scope app --budget 800
     """
-    scope_id = _scope(scope)
+    scope_id = need_scope(scope)
     owner_id = need(owner, "--owner", "RECOLLECT_OWNER") if mine else None
     with open_rg(as_json) as rg:
         pack = rg.context(
@@ -90,7 +86,7 @@ def recommend_cmd(
     Example:
       recollect-graph recommend --scope app --owner kai --limit 5
     """
-    scope_id = _scope(scope)
+    scope_id = need_scope(scope)
     with open_rg(as_json) as rg:
         recs = rg.recommend(
             scope_id,

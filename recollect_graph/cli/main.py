@@ -16,6 +16,7 @@ from recollect_graph.cli.contradiction_cmd import COMMANDS as CONTRADICTION_COMM
 from recollect_graph.cli.data_cmd import COMMANDS as DATA_COMMANDS
 from recollect_graph.cli.demo_cmd import demo_cmd
 from recollect_graph.cli.docs_cmd import COMMANDS as DOCS_COMMANDS
+from recollect_graph.cli.entities_cmd import COMMANDS as ENTITY_COMMANDS
 from recollect_graph.cli.knowledge_cmd import COMMANDS as KNOWLEDGE_COMMANDS
 from recollect_graph.cli.learn_cmd import learn
 from recollect_graph.cli.mcp_cmd import mcp_cmd
@@ -25,11 +26,10 @@ from recollect_graph.cli.output import emit_json, handle_errors, json_option, pr
 from recollect_graph.cli.review_cmd import (
     reflect_cmd,
     review_cmd,
-    sessions_group,
     suggestions_cmd,
     sweep_cmd,
 )
-from recollect_graph.cli.session_cmd import learn_agents_cmd, recall_cmd
+from recollect_graph.cli.sessions_cmd import learn_agents_cmd, recall_cmd, sessions_group
 from recollect_graph.cli.topics_cmd import topics_group
 from recollect_graph.errors import InvalidInput
 from recollect_graph.facade import Recollect
@@ -72,7 +72,7 @@ for _cmd in CONTRADICTION_COMMANDS:
     cli.add_command(_cmd)
 for _cmd in DATA_COMMANDS:  # export, import, stats, show
     cli.add_command(_cmd)
-for _cmd in DOCS_COMMANDS:  # docs, entities
+for _cmd in (*DOCS_COMMANDS, *ENTITY_COMMANDS):  # docs, entities
     cli.add_command(_cmd)
 for _cmd in CONTEXT_COMMANDS:  # context, recommend
     cli.add_command(_cmd)

@@ -1,4 +1,4 @@
-"""``recollect-graph sweep``, ``memory suggestions|review``, ``reflect``, ``sessions processed``."""
+"""Lore's review loop: ``sweep``, ``memory suggestions``, ``memory review`` and ``reflect``."""
 
 from __future__ import annotations
 
@@ -198,33 +198,3 @@ def reflect_cmd(
             f"{'stored' if out['created'] else 'already reflected'}: {session_id}, "
             f"{len(out['memory_ids'])} memories"
         )
-
-
-@click.group("sessions")
-def sessions_group() -> None:
-    """Agent sessions (Lore's processed sessions).
-
-    \b
-    Example:
-      recollect-graph sessions processed --scope app --json
-    """
-
-
-@sessions_group.command("processed")
-@scope_option
-@owner_option
-@json_option
-@handle_errors
-def processed_cmd(scope: str | None, owner: str | None, as_json: bool) -> None:
-    """Session ids that have been reflected on.
-
-    \b
-    Example:
-      recollect-graph sessions processed --scope app
-    """
-    with open_rg(as_json) as rg:
-        out = _mem(rg, scope, owner).processed_sessions()
-    if as_json:
-        emit_json(out)
-    else:
-        click.echo("\n".join(out["session_ids"]) or "(none)")

@@ -7,12 +7,15 @@ from typing import Any
 
 import click
 
-from recollect_graph.cli.common import need, open_rg, page, page_options, scope_option, short
+from recollect_graph.cli.common import (
+    need_scope,
+    open_rg,
+    page,
+    page_options,
+    scope_option,
+    short,
+)
 from recollect_graph.cli.output import emit_json, handle_errors, json_option, table
-
-
-def _scope(scope: str | None) -> str:
-    return need(scope, "--scope", "RECOLLECT_SCOPE")
 
 
 @click.group("topics")
@@ -46,7 +49,7 @@ def build_cmd(scope: str | None, all_: bool, min_size: int, as_json: bool) -> No
     Example:
       recollect-graph topics build --scope app --all
     """
-    scope_id = _scope(scope)
+    scope_id = need_scope(scope)
     with open_rg(as_json) as rg:
         bar: Any = None
         if not as_json or sys.stderr.isatty():
@@ -89,7 +92,7 @@ def list_cmd(scope: str | None, offset: int, limit: int, as_json: bool) -> None:
     """
     page(offset, limit, 1000)
     with open_rg(as_json) as rg:
-        rows = rg.topics.list(_scope(scope), limit=limit, offset=offset)
+        rows = rg.topics.list(need_scope(scope), limit=limit, offset=offset)
     if as_json:
         emit_json(rows)
         return
@@ -122,7 +125,7 @@ def show_cmd(topic: str, scope: str | None, as_json: bool) -> None:
       recollect-graph topics show "postgres, index" --scope app
     """
     with open_rg(as_json) as rg:
-        t = rg.topics.show(_scope(scope), topic)
+        t = rg.topics.show(need_scope(scope), topic)
     if as_json:
         emit_json(t)
         return

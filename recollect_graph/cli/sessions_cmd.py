@@ -1,4 +1,4 @@
-"""CLI: sessions (list, show, turns, forks, fork-parent, handoff, add), recall, learn agents."""
+"""CLI: sessions (list, show, turns, forks, fork-parent, handoff, add, processed), recall, learn."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import click
 
 from recollect_graph.cli.common import (
     need,
+    need_scope,
     open_rg,
     owner_option,
     page,
@@ -22,14 +23,39 @@ from recollect_graph.cli.common import (
     short,
 )
 from recollect_graph.cli.output import emit_json, handle_errors, json_option, table
-from recollect_graph.cli.review_cmd import sessions_group
 from recollect_graph.errors import InvalidInput
 from recollect_graph.facade import Recollect
 from recollect_graph.models import RecallCandidate, RecallProbe, RecallResult
 
 
-def _scope(scope: str | None) -> str:
-    return need(scope, "--scope", "RECOLLECT_SCOPE")
+@click.group("sessions")
+def sessions_group() -> None:
+    """Agent sessions: conversations as turns, forks, handoffs, and Lore's processed sessions.
+
+    \b
+    Example:
+      recollect-graph sessions list --scope me --json
+    """
+
+
+@sessions_group.command("processed")
+@scope_option
+@owner_option
+@json_option
+@handle_errors
+def processed_cmd(scope: str | None, owner: str | None, as_json: bool) -> None:
+    """Session ids that have been reflected on.
+
+    \b
+    Example:
+      recollect-graph sessions processed --scope app
+    """
+    with open_rg(as_json) as rg:
+        out = rg.memories.in_scope(scope or rg.settings.default_scope, owner).processed_sessions()
+    if as_json:
+        emit_json(out)
+    else:
+        click.echo("\n".join(out["session_ids"]) or "(none)")
 
 
 @sessions_group.command("list")
@@ -57,7 +83,7 @@ def list_cmd(
     page(offset, limit, 10_000)
     with open_rg(as_json) as rg:
         rows = rg.sessions.list(
-            _scope(scope), forks_only=forks_only, cwd=cwd, limit=limit, offset=offset
+            need_scope(scope), forks_only=forks_only, cwd=cwd, limit=limit, offset=offset
         )
     if as_json:
         emit_json(rows)
@@ -89,7 +115,7 @@ def list_cmd(
 def show_cmd(session_id: str, scope: str | None, as_json: bool) -> None:
     """One session: its index (summary, keywords, decisions), forks, identifiers, markers."""
     with open_rg(as_json) as rg:
-        s = rg.sessions.get(session_id, scope_id=_scope(scope))
+        s = rg.sessions.get(session_id, scope_id=need_scope(scope))
     if as_json:
         emit_json(s)
         return
@@ -127,7 +153,7 @@ def show_cmd(session_id: str, scope: str | None, as_json: bool) -> None:
 def turns_cmd(session_id: str, scope: str | None, as_json: bool) -> None:
     """A session's turns in order."""
     with open_rg(as_json) as rg:
-        turns = rg.sessions.turns(session_id, scope_id=_scope(scope))
+        turns = rg.sessions.turns(session_id, scope_id=need_scope(scope))
     if as_json:
         emit_json(turns)
         return
@@ -144,7 +170,7 @@ def forks_cmd(scope: str | None, offset: int, limit: int, as_json: bool) -> None
     """Forks of a scope and where each resumes, newest first (a page: --offset, --limit)."""
     page(offset, limit, 10_000)
     with open_rg(as_json) as rg:
-        rows = rg.sessions.forks(_scope(scope), limit=limit, offset=offset)
+        rows = rg.sessions.forks(need_scope(scope), limit=limit, offset=offset)
     if as_json:
         emit_json(rows)
         return
@@ -176,7 +202,7 @@ def fork_parent_cmd(session_id: str, scope: str | None, as_json: bool) -> None:
       recollect-graph sessions fork-parent a3f9c012 --scope me
     """
     with open_rg(as_json) as rg:
-        p = rg.fork_parent(session_id, scope_id=_scope(scope))
+        p = rg.fork_parent(session_id, scope_id=need_scope(scope))
     if as_json:
         emit_json(p.model_dump())
         return
@@ -212,11 +238,11 @@ def handoff_cmd(
     """Record (with --what) or show a session's handoff."""
     with open_rg(as_json) as rg:
         if what is None:
-            out = rg.sessions.get_handoff(session_id, scope_id=_scope(scope))
+            out = rg.sessions.get_handoff(session_id, scope_id=need_scope(scope))
         else:
             out = rg.sessions.handoff(
                 session_id,
-                scope_id=_scope(scope),
+                scope_id=need_scope(scope),
                 what=what,
                 next=next_,
                 artifacts=artifacts,
@@ -261,7 +287,7 @@ def add_cmd(
         out = rg.sessions.add_turns(
             session_id,
             turns,
-            scope_id=_scope(scope),
+            scope_id=need_scope(scope),
             owner_id=need(owner, "--owner", "RECOLLECT_OWNER"),
             cwd=cwd,
             title=title,
@@ -321,7 +347,7 @@ def learn_agents_cmd(
         try:
             report = rg.sessions.ingest_transcripts(
                 root,
-                scope_id=_scope(scope),
+                scope_id=need_scope(scope),
                 owner_id=need(owner, "--owner", "RECOLLECT_OWNER"),
                 progress=step,
                 knowledge=None if no_decisions else rg.knowledge,
@@ -376,7 +402,7 @@ def recall_cmd(
     Example:
       recollect-graph recall "the session where the CI cache drove me nuts" --scope me
     """
-    scope_id = _scope(scope)
+    scope_id = need_scope(scope)
     if interactive is None:
         interactive = not as_json and sys.stdin.isatty() and sys.stdout.isatty()
     with open_rg(as_json) as rg:
