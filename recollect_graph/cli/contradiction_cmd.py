@@ -189,9 +189,15 @@ def conflicts_resolve_cmd(
 @json_option
 @handle_errors
 def supersede_cmd(
-    entity: str | None, relation: str | None, new_value: str | None, old_id: str | None,
-    new_id: str | None, reason: str | None, scope: str | None, as_json: bool,
-) -> None:  # fmt: skip
+    entity: str | None,
+    relation: str | None,
+    new_value: str | None,
+    old_id: str | None,
+    new_id: str | None,
+    reason: str | None,
+    scope: str | None,
+    as_json: bool,
+) -> None:
     """Retire outdated knowledge (undoable), in one of two forms.
 
     ENTITY RELATION NEW_VALUE: every current entry of the scope that says ENTITY has another
@@ -248,9 +254,15 @@ def supersede_cmd(
 @json_option
 @handle_errors
 def invalidate_cmd(
-    pattern: str | None, scope: str | None, reason: str | None, replacement: str | None,
-    from_git: bool, repo: str | None, days: int | None, as_json: bool,
-) -> None:  # fmt: skip
+    pattern: str | None,
+    scope: str | None,
+    reason: str | None,
+    replacement: str | None,
+    from_git: bool,
+    repo: str | None,
+    days: int | None,
+    as_json: bool,
+) -> None:
     """Weaken entries that mention a deprecated concept (undoable).
 
     With --replacement, an entry with that text is written and supersedes them. With
@@ -278,8 +290,9 @@ def invalidate_cmd(
             click.echo(
                 f"{m['from']} -> {m['to']}: {len(m['invalidated'])} entries ({m['subject']})"
             )
-        click.echo(f"invalidated {out['invalidated']} entries from {len(out['migrations'])} "
-                   "migrations")  # fmt: skip
+        click.echo(
+            f"invalidated {out['invalidated']} entries from {len(out['migrations'])} migrations"
+        )
         return
     if repo is not None or days is not None:
         raise InvalidInput("--repo and --days apply only to --from-git")

@@ -109,9 +109,13 @@ def _remember_many(
 @json_option
 @handle_errors
 def remember_cmd(
-    content: str | None, file: str | None, scope: str | None, owner: str | None, as_json: bool,
+    content: str | None,
+    file: str | None,
+    scope: str | None,
+    owner: str | None,
+    as_json: bool,
     **opts: Any,
-) -> None:  # fmt: skip
+) -> None:
     """Store an entry (CONTENT, '-' for stdin), or many with --file.
 
     Storing the same content twice in a scope returns the first entry. With --file, every
@@ -183,9 +187,14 @@ def forget_cmd(entry_id: str, scope: str | None, as_json: bool) -> None:
 @json_option
 @handle_errors
 def connect_cmd(
-    source_id: str, target_id: str, relation: str, weight: float, reason: str | None,
-    scope: str | None, as_json: bool,
-) -> None:  # fmt: skip
+    source_id: str,
+    target_id: str,
+    relation: str,
+    weight: float,
+    reason: str | None,
+    scope: str | None,
+    as_json: bool,
+) -> None:
     """Connect two entries of one scope with a typed edge (idempotent).
 
     RELATION is one of: leads_to, supports, contradicts, derived_from, supersedes, related_to,
@@ -375,10 +384,19 @@ def recent_cmd(scope: str | None, offset: int, limit: int, as_json: bool) -> Non
 @json_option
 @handle_errors
 def search_cmd(
-    query: str, scope: str | None, owner: str | None, limit: int, min_score: float,
-    entry_types: tuple[str, ...], tags: tuple[str, ...], as_of: str | None,
-    include_superseded: bool, include_deleted: bool, hops: int, as_json: bool,
-) -> None:  # fmt: skip
+    query: str,
+    scope: str | None,
+    owner: str | None,
+    limit: int,
+    min_score: float,
+    entry_types: tuple[str, ...],
+    tags: tuple[str, ...],
+    as_of: str | None,
+    include_superseded: bool,
+    include_deleted: bool,
+    hops: int,
+    as_json: bool,
+) -> None:
     """Hybrid search (meaning, keywords, graph, lifecycle) with a per-signal breakdown.
 
     \b

@@ -61,9 +61,13 @@ def memory_group() -> None:
 @json_option
 @handle_errors
 def insert_cmd(
-    file: str | None, links_file: str | None, force: bool, scope: str | None, owner: str | None,
+    file: str | None,
+    links_file: str | None,
+    force: bool,
+    scope: str | None,
+    owner: str | None,
     as_json: bool,
-) -> None:  # fmt: skip
+) -> None:
     """Insert memories from --file (or stdin), reporting duplicates instead of inserting them.
 
     Each memory: title (required), content, description, score (0-10), source_type, tags and
@@ -163,9 +167,16 @@ def capture_cmd(
 @json_option
 @handle_errors
 def search_cmd(
-    query: str, ids: tuple[str, ...], limit: int, min_score: float, fmt: str, sort_by: str,
-    scope: str | None, owner: str | None, as_json: bool,
-) -> None:  # fmt: skip
+    query: str,
+    ids: tuple[str, ...],
+    limit: int,
+    min_score: float,
+    fmt: str,
+    sort_by: str,
+    scope: str | None,
+    owner: str | None,
+    as_json: bool,
+) -> None:
     """Search memories (hybrid), or fetch them with --id in the given order.
 
     \b
@@ -175,9 +186,13 @@ def search_cmd(
     """
     with open_rg(as_json) as rg:
         out = _memories(rg, scope, owner).search(
-            query, ids=list(ids) or None, limit=limit, min_score=min_score, format=fmt,
+            query,
+            ids=list(ids) or None,
+            limit=limit,
+            min_score=min_score,
+            format=fmt,
             sort_by=sort_by,
-        )  # fmt: skip
+        )
     if as_json:
         emit_json(out)
         return

@@ -101,11 +101,16 @@ def suggestions_cmd(
         emit_json(out)
         return
     rows = [
-        {"id": s["id"][:8], "score": f"{s['weighted_score']:.3f}", "type": s["relation_type"],
-         "from": (s.get("from_title") or s["from_id"])[:30],
-         "to": (s.get("to_title") or s["to_id"])[:30], "reason": str(s["reason"])[:50]}
+        {
+            "id": s["id"][:8],
+            "score": f"{s['weighted_score']:.3f}",
+            "type": s["relation_type"],
+            "from": (s.get("from_title") or s["from_id"])[:30],
+            "to": (s.get("to_title") or s["to_id"])[:30],
+            "reason": str(s["reason"])[:50],
+        }
         for s in out["suggestions"]
-    ]  # fmt: skip
+    ]
     click.echo(table(rows))
     click.echo(f"({out['count']} shown, {out['total_pending']} pending)")
 
@@ -177,8 +182,12 @@ def reflect_cmd(
     Example:
       recollect-graph reflect sess-42 --summary "fixed CI" --lesson "pin the node version"
     """
-    lists = {"lessons": list(lessons), "discoveries": list(discoveries),
-             "decisions": list(decisions), "good_patterns": list(good_patterns)}  # fmt: skip
+    lists = {
+        "lessons": list(lessons),
+        "discoveries": list(discoveries),
+        "decisions": list(decisions),
+        "good_patterns": list(good_patterns),
+    }
     if file:
         try:
             extra = json.loads(read_input(file))

@@ -330,9 +330,16 @@ class Contradictions:
         reason: str | None = None,
     ) -> str:
         return changesets.supersede(
-            tx.run, scope_id, new_id, olds, now, kind=kind, created=created,
-            contradictions=contradictions, reason=reason,
-        )  # fmt: skip
+            tx.run,
+            scope_id,
+            new_id,
+            olds,
+            now,
+            kind=kind,
+            created=created,
+            contradictions=contradictions,
+            reason=reason,
+        )
 
     def _same_scope(self, tx: Tx, ids: Sequence[str], scope_id: str) -> None:
         rows = tx.run("entries/get_many", ids=list(ids), scope_id=scope_id)

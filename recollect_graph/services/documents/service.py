@@ -355,14 +355,21 @@ class Documents:
                 **{
                     k: totals[k]
                     for k in (
-                        "documents", "created", "updated", "unchanged", "failed", "skipped",
-                        "chunks_total", "chunks_embedded", "seconds",
+                        "documents",
+                        "created",
+                        "updated",
+                        "unchanged",
+                        "failed",
+                        "skipped",
+                        "chunks_total",
+                        "chunks_embedded",
+                        "seconds",
                     )
                 },
             },
             started=started,
             now=now_utc(),
-        )  # fmt: skip
+        )
         return report
 
     # -- reading --------------------------------------------------------------------------------

@@ -80,9 +80,12 @@ class Consolidation:
         similarity = in_range(similarity, "similarity", 0.5, 1.0)
         overlap = in_range(overlap, "overlap", 0.0, 1.0)
         rows = self.db.read(
-            "consolidate/near_pairs", scope_id=scope_id, limit=int(limit), k=10,
+            "consolidate/near_pairs",
+            scope_id=scope_id,
+            limit=int(limit),
+            k=10,
             similarity=similarity,
-        )  # fmt: skip
+        )
         pairs = [(r["a"], r["b"]) for r in rows if jaccard(r["a_text"], r["b_text"]) >= overlap]
         sims = {(r["a"], r["b"]): float(r["similarity"]) for r in rows}
         merges = [
@@ -104,8 +107,10 @@ class Consolidation:
             for c in self.contradictions.conflicts(scope_id, limit=1000)
         ]
         now = now_utc()
-        weak = [entry_from_row(r["entry"], now=now) for r in self.db.read(
-            "consolidate/weak_entries", scope_id=scope_id)]  # fmt: skip
+        weak = [
+            entry_from_row(r["entry"], now=now)
+            for r in self.db.read("consolidate/weak_entries", scope_id=scope_id)
+        ]
         archive = [e.id for e in weak if (e.strength or 0.0) < decay_threshold]
         out = ConsolidationReport(
             scope_id=scope_id, merges=merges, resolutions=resolutions, archive=archive
@@ -126,12 +131,16 @@ class Consolidation:
             kind = Counter(e.entry_type for e in members).most_common(1)[0][0]
             entry = self.knowledge.remember(
                 f"{longest.content}\n\n(consolidated from {len(members)} related entries)",
-                scope_id=scope_id, owner_id=longest.owner_id, entry_type=kind,
-                source_type="consolidated", title=None,
+                scope_id=scope_id,
+                owner_id=longest.owner_id,
+                entry_type=kind,
+                source_type="consolidated",
+                title=None,
                 tags=sorted({t for e in members for t in e.tags}),
                 metadata={"consolidated_from": [e.id for e in members]},
-                confidence=0.8, half_life_days=14.0,
-            )  # fmt: skip
+                confidence=0.8,
+                half_life_days=14.0,
+            )
             if entry.created:
                 created.append(entry.id)
             plans.append((entry.id, [e.id for e in members]))
@@ -146,17 +155,28 @@ class Consolidation:
                 for rel in ("DERIVED_FROM", "SUPERSEDES"):
                     made = tx.run(
                         "supersede/link",
-                        rows=[{"source_id": new_id, "target_id": i, "reason": "consolidated"}
-                              for i in ids],
-                        rel_type=rel, origin="consolidate", now=now,
-                    )  # fmt: skip
+                        rows=[
+                            {"source_id": new_id, "target_id": i, "reason": "consolidated"}
+                            for i in ids
+                        ],
+                        rel_type=rel,
+                        origin="consolidate",
+                        now=now,
+                    )
                     links += [{**x, "rel": rel} for x in made if x["created"]]
             if archive:
                 tx.run("supersede/retire", ids=archive, scope_id=scope_id, now=now, by=None)
             return changesets.record(
-                tx.run, kind="consolidate", scope_id=scope_id, now=now, entry_ids=touched,
-                state=state, links=links, created=created, reason="consolidation",
-            )  # fmt: skip
+                tx.run,
+                kind="consolidate",
+                scope_id=scope_id,
+                now=now,
+                entry_ids=touched,
+                state=state,
+                links=links,
+                created=created,
+                reason="consolidation",
+            )
 
         return out.model_copy(
             update={

@@ -82,8 +82,14 @@ class Feedback:
             except InvalidInput as e:
                 errors.append({"id": _id_of(item), "error": str(e)})
                 continue
-            rows.append({"id": eid, "useful": useful, "confidence": conf,
-                         "delta": self.delta(useful, conf, link=link)})  # fmt: skip
+            rows.append(
+                {
+                    "id": eid,
+                    "useful": useful,
+                    "confidence": conf,
+                    "delta": self.delta(useful, conf, link=link),
+                }
+            )
         return rows
 
     def feedback(
@@ -114,28 +120,43 @@ class Feedback:
             # ones, so concurrent ratings of one memory are all counted
             tx.run("entries/lock", ids=sorted({r["id"] for r in rows}), scope_id=scope_id, now=now)
             return tx.run(
-                "feedback/memory", rows=rows, scope_id=scope_id, now=now,
-                delete_after=s.soft_delete_after, delete_confidence=s.soft_delete_confidence,
-            )  # fmt: skip
+                "feedback/memory",
+                rows=rows,
+                scope_id=scope_id,
+                now=now,
+                delete_after=s.soft_delete_after,
+                delete_confidence=s.soft_delete_confidence,
+            )
 
         done = self.db.write_tx(rate) if rows else []
         seen = {r["id"] for r in done}
         for r in done:
             out["updated_memories"].append(
-                {"id": r["id"], "score": round(r["score"], 3),
-                 "feedback_confidence": round(r["feedback_confidence"], 3)}
-            )  # fmt: skip
+                {
+                    "id": r["id"],
+                    "score": round(r["score"], 3),
+                    "feedback_confidence": round(r["feedback_confidence"], 3),
+                }
+            )
             if r["soft_deleted"] and r["negative_feedback"] >= s.soft_delete_after:
                 out["soft_deleted_memories"].append(r["id"])
-        out["errors"] += [{"id": r["id"], "error": "memory not found in this scope"}
-                          for r in rows if r["id"] not in seen]  # fmt: skip
-        linked = self.db.write(
-            "feedback/link", rows=link_rows, scope_id=scope_id, now=now
-        ) if link_rows else []  # fmt: skip
+        out["errors"] += [
+            {"id": r["id"], "error": "memory not found in this scope"}
+            for r in rows
+            if r["id"] not in seen
+        ]
+        linked = (
+            self.db.write("feedback/link", rows=link_rows, scope_id=scope_id, now=now)
+            if link_rows
+            else []
+        )
         seen_links = {r["id"] for r in linked}
         out["updated_links"] = [{"id": r["id"], "weight": round(r["weight"], 3)} for r in linked]
-        out["errors"] += [{"id": r["id"], "error": "link not found in this scope"}
-                          for r in link_rows if r["id"] not in seen_links]  # fmt: skip
+        out["errors"] += [
+            {"id": r["id"], "error": "link not found in this scope"}
+            for r in link_rows
+            if r["id"] not in seen_links
+        ]
         return out
 
 
@@ -181,13 +202,17 @@ class LinkSuggester:
         rows = self.db.read(
             "links/candidates",
             rows=[
-                {"id": eid, "lucene": lucene_query(
-                    " ".join(str(x) for x in (m.get("title"), m.get("content")) if x)[:2000])}
+                {
+                    "id": eid,
+                    "lucene": lucene_query(
+                        " ".join(str(x) for x in (m.get("title"), m.get("content")) if x)[:2000]
+                    ),
+                }
                 for eid, m in entries.items()
             ],
             scope_id=scope_id,
             k=max(100, top_k * 10),
-        )  # fmt: skip
+        )
         by_source: dict[str, list[dict[str, Any]]] = {eid: [] for eid in entries}
         for r in rows:
             by_source[r["source"]].append(r)
@@ -212,17 +237,28 @@ class LinkSuggester:
             ent = r["shared"] / r["entity_union"] if r["entity_union"] else 0.0
             days = abs((native(r["created_at"]) - m_at).total_seconds()) / 86400
             temporal = math.exp(-days / 30.0)
-            scores = {"semantic": round(sem, 4), "keyword": round(kw, 4),
-                      "entities": round(ent, 4), "temporal": round(temporal, 4)}  # fmt: skip
+            scores = {
+                "semantic": round(sem, 4),
+                "keyword": round(kw, 4),
+                "entities": round(ent, 4),
+                "temporal": round(temporal, 4),
+            }
             weighted = sum(WEIGHTS[k] * v for k, v in scores.items())
             rel, reason, src, dst = suggest_type(
                 m, r, claims.get(m["id"], []), claims.get(r["id"], []), r["shared"], sem
             )
-            cands.append({
-                "source_id": src, "target_id": dst, "candidate_id": r["id"],
-                "title": r["title"], "relation_type": rel, "reason": reason,
-                "weighted_score": round(weighted, 4), "scores": scores,
-            })  # fmt: skip
+            cands.append(
+                {
+                    "source_id": src,
+                    "target_id": dst,
+                    "candidate_id": r["id"],
+                    "title": r["title"],
+                    "relation_type": rel,
+                    "reason": reason,
+                    "weighted_score": round(weighted, 4),
+                    "scores": scores,
+                }
+            )
         cands.sort(key=lambda c: -c["weighted_score"])
         return cands[:top_k]
 

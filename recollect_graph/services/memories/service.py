@@ -24,8 +24,12 @@ from recollect_graph.vocabulary import DELETE_REASONS, RELATIONS, SOURCE_TYPES
 
 MAX_IDS = 50
 #: Lore's legacy relation names, read as ours.
-LEGACY_RELATIONS = {"used_in": "part_of", "used_for": "references", "used_by": "depends_on",
-                    "used_as": "references"}  # fmt: skip
+LEGACY_RELATIONS = {
+    "used_in": "part_of",
+    "used_for": "references",
+    "used_by": "depends_on",
+    "used_as": "references",
+}
 
 
 def derive_title(thought: str) -> str:

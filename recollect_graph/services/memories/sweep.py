@@ -48,8 +48,10 @@ class Sweeper:
         cursor_id = f"sweep:{self.scope_id}"
         cur = self.db.read("links/cursor_get", id=cursor_id)
         since = native(cur[0]["position"]) if cur else None
-        ids = [r["id"] for r in self.db.read("links/sweep_targets", scope_id=self.scope_id,
-                                              since=since)]  # fmt: skip
+        ids = [
+            r["id"]
+            for r in self.db.read("links/sweep_targets", scope_id=self.scope_id, since=since)
+        ]
         suggester = LinkSuggester(self.db)
         counts = {"proposed": 0, "refreshed": 0, "skipped": 0}
         for start in range(0, len(ids), SWEEP_BATCH):
@@ -76,8 +78,12 @@ class Sweeper:
                 else:
                     counts["skipped"] += 1
         self.db.write("links/cursor_set", id=cursor_id, scope_id=self.scope_id, position=started)
-        return {"scanned": len(ids), **counts, "seconds": round(time.monotonic() - t0, 2),
-                "full": since is None}  # fmt: skip
+        return {
+            "scanned": len(ids),
+            **counts,
+            "seconds": round(time.monotonic() - t0, 2),
+            "full": since is None,
+        }
 
     def pending(
         self, *, limit: int = 20, min_score: float = 0.0, offset: int = 0
@@ -90,8 +96,9 @@ class Sweeper:
         limit = min(int(in_range(limit, "limit", 1, 10_000)), 100)
         skip = int(in_range(offset, "offset", 0, MAX_OFFSET))
         min_score = in_range(min_score, "min_score", 0.0, 1.0)
-        rows = self.db.read("links/pending", scope_id=self.scope_id, skip=skip, limit=limit,
-                            min_score=min_score)  # fmt: skip
+        rows = self.db.read(
+            "links/pending", scope_id=self.scope_id, skip=skip, limit=limit, min_score=min_score
+        )
         out = []
         for r in rows:
             s = {k: native(v) for k, v in r["suggestion"].items()}
@@ -134,12 +141,16 @@ class Sweeper:
             raise SuggestionNotFound(sid, scope_id=self.scope_id)
         s = rows[0]["suggestion"]
         if s["status"] != "pending":
-            return {"id": sid, "status": "skipped",
-                    "message": f"already {s['status']}; reviews are final"}  # fmt: skip
+            return {
+                "id": sid,
+                "status": "skipped",
+                "message": f"already {s['status']}; reviews are final",
+            }
         now = now_utc()
         if action == "reject":
-            self.db.write("links/suggestion_review", id=sid, status="rejected",
-                          relation_type=None, now=now)  # fmt: skip
+            self.db.write(
+                "links/suggestion_review", id=sid, status="rejected", relation_type=None, now=now
+            )
             return {"id": sid, "status": "rejected"}
         rel = str(item.get("relation_type") or s.get("relation_type") or "references").lower()
         if rel not in RELATIONS:
@@ -147,13 +158,24 @@ class Sweeper:
                 raise InvalidInput(f"relation_type must be one of {', '.join(RELATIONS)}")
             rel = "references"
         edge = self.knowledge.connect(
-            s["from_id"], s["to_id"], rel, weight=min(1.0, float(s["weighted_score"])),
-            reason=s.get("reason"), origin="suggestion", scope_id=self.scope_id,
-        )  # fmt: skip
-        self.db.write("links/suggestion_review", id=sid, status="accepted", relation_type=rel,
-                      now=now)  # fmt: skip
-        return {"id": sid, "status": "accepted", "relation_type": rel,
-                "source_id": edge.source_id, "target_id": edge.target_id}  # fmt: skip
+            s["from_id"],
+            s["to_id"],
+            rel,
+            weight=min(1.0, float(s["weighted_score"])),
+            reason=s.get("reason"),
+            origin="suggestion",
+            scope_id=self.scope_id,
+        )
+        self.db.write(
+            "links/suggestion_review", id=sid, status="accepted", relation_type=rel, now=now
+        )
+        return {
+            "id": sid,
+            "status": "accepted",
+            "relation_type": rel,
+            "source_id": edge.source_id,
+            "target_id": edge.target_id,
+        }
 
     def reflect(self, session_id: str, summary: str, **lists: Sequence[str]) -> dict[str, Any]:
         """Save what a session taught: one reflection per session (idempotent).
@@ -176,22 +198,41 @@ class Sweeper:
                 raise InvalidInput(f"{kind} must be a list of strings")
             clean[kind] = [require_text(v, kind, max_len=5000) for v in values]
         items = [
-            {"content": text, "title": f"{kind.rstrip('s').replace('_', ' ')}: {text}"[:120],
-             "source": "agent", "source_type": "inferred", "entry_type": "note",
-             "source_id": f"reflect:{session_id}:{kind}:{i}", "tags": ["reflection", kind]}
+            {
+                "content": text,
+                "title": f"{kind.rstrip('s').replace('_', ' ')}: {text}"[:120],
+                "source": "agent",
+                "source_type": "inferred",
+                "entry_type": "note",
+                "source_id": f"reflect:{session_id}:{kind}:{i}",
+                "tags": ["reflection", kind],
+            }
             for kind in ("lessons", "discoveries", "decisions")
             for i, text in enumerate(clean[kind])
-        ]  # fmt: skip
-        entries = self.knowledge.remember_many(items, scope_id=self.scope_id,
-                                               owner_id=self.owner_id) if items else []  # fmt: skip
+        ]
+        entries = (
+            self.knowledge.remember_many(items, scope_id=self.scope_id, owner_id=self.owner_id)
+            if items
+            else []
+        )
         memory_ids = [e.id for e in entries]
         rid = reflection_id(self.scope_id, session_id)
         rows = self.db.write(
-            "sessions/reflect", session_id=session_id, scope_id=self.scope_id, reflection_id=rid,
-            summary=summary, lists=clean, memory_ids=memory_ids, now=now_utc(),
-        )  # fmt: skip
-        return {"session_id": session_id, "reflection_id": rid,
-                "created": bool(rows and rows[0]["created"]), "memory_ids": memory_ids}  # fmt: skip
+            "sessions/reflect",
+            session_id=session_id,
+            scope_id=self.scope_id,
+            reflection_id=rid,
+            summary=summary,
+            lists=clean,
+            memory_ids=memory_ids,
+            now=now_utc(),
+        )
+        return {
+            "session_id": session_id,
+            "reflection_id": rid,
+            "created": bool(rows and rows[0]["created"]),
+            "memory_ids": memory_ids,
+        }
 
     def processed_sessions(self) -> dict[str, Any]:
         """Ids of the sessions reflected on: ``{session_ids}``."""
