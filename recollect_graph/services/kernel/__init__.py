@@ -1,1 +1,1 @@
-"""Shared kernels of the services: validation, time, hashing and row mapping."""
+"""Shared kernels of the services: validation, time and hashing."""
