@@ -1,5 +1,9 @@
 """``Recollect``: the one object users hold.
 
+It is the whole public surface in one place: the capability handles, and one documented
+delegation per top-level verb (with its example). That is why it runs past the ~500 lines other
+modules keep to; it holds no behaviour of its own beyond opening, the start-up check and closing.
+
 Example:
     >>> from recollect_graph import Recollect
     >>> with Recollect.open() as rg:  # doctest: +SKIP
