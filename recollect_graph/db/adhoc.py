@@ -129,6 +129,11 @@ def _details(op: Mapping[str, Any]) -> str:
     return str((op.get("args") or {}).get("Details", "")).lower()
 
 
+def is_read_operator(name: str) -> bool:
+    """True for an operator of a reading clause or an allowed SHOW command (by its kind)."""
+    return name in READ_OPERATORS or name in SHOW_COMMANDS or bool(_LEAF_READ.search(name))
+
+
 def loads_csv(plan: Mapping[str, Any] | None) -> bool:
     """True when the plan reads a CSV file or URL (LOAD CSV anywhere in it)."""
     return plan is not None and any(operator_name(op) == "LoadCSV" for op in operators(plan))
@@ -164,9 +169,7 @@ def read_only_refusal(
             return f"{CLAUSES[name]} is not allowed in a read-only query"
         elif name.startswith(_SCHEMA):
             return WRITES
-        elif name not in READ_OPERATORS and name not in SHOW_COMMANDS and not _LEAF_READ.search(
-            name
-        ):
+        elif not is_read_operator(name):
             return f"the plan operator {name} is not on the read-only allow-list"
         details = _details(op)
         for fn in user_functions:
