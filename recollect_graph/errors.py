@@ -112,6 +112,16 @@ class ReadOnlyViolation(QueryError):
     code = "read_only"
 
 
+class ForbiddenQuery(ReadOnlyViolation):
+    """The analyst's own Cypher used a clause or procedure outside its allow-list.
+
+    For example LOAD CSV (local files and URLs), a procedure not on the read-only allow-list,
+    ``TERMINATE TRANSACTIONS`` or ``SHOW TRANSACTIONS`` (see ``docs/security.md``).
+    """
+
+    code = "forbidden_query"
+
+
 #: What resolves a :class:`SchemaMismatch`: ``migrate`` (apply the migrations the graph lacks, safe
 #: to do automatically), ``reset_vector_indexes`` (another embedding model or size: rebuild the
 #: vector indexes and re-embed), ``wait_for_indexes`` (indexes still populating: run ``init``

@@ -566,7 +566,10 @@ class Recollect:
     ) -> list[Row]:
         """Run your own Cypher on the same connection as everything else.
 
-        Read-only unless ``write=True`` (a writing statement is refused otherwise).
+        Read-only unless ``write=True`` (a writing statement is refused otherwise). Read-only,
+        it may use reading clauses, ``SHOW INDEXES / CONSTRAINTS / PROCEDURES / FUNCTIONS`` and
+        a few procedures (``db.labels``, the full-text and vector index queries...); LOAD CSV is
+        refused unless ``write=True`` and ``RECOLLECT_ALLOW_CSV_URLS=true`` (``docs/security.md``).
 
         Args:
             cypher: The statement. Pass values as ``$params``, never by formatting text.
@@ -578,9 +581,13 @@ class Recollect:
 
         Raises:
             ReadOnlyViolation: The statement writes and ``write`` is false.
+            ForbiddenQuery: It uses a clause or procedure outside the allow-list (LOAD CSV,
+                ``TERMINATE TRANSACTIONS``, ``CALL dbms.listConfig()``...).
             QueryError: Neo4j rejected it.
         """
-        return self.db.run_adhoc(cypher, params, write=write)
+        return self.db.run_adhoc(
+            cypher, params, write=write, allow_load_csv=self.settings.allow_csv_urls
+        )
 
     def close(self) -> None:
         """Close the driver. The embedded server keeps running for the next caller."""

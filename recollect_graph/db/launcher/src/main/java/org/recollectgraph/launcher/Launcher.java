@@ -2,17 +2,21 @@ package org.recollectgraph.launcher;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import inet.ipaddr.IPAddressString;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import org.neo4j.configuration.GraphDatabaseInternalSettings;
 import org.neo4j.configuration.GraphDatabaseSettings;
 import org.neo4j.configuration.connectors.BoltConnector;
 import org.neo4j.configuration.helpers.SocketAddress;
@@ -26,7 +30,12 @@ import org.neo4j.io.ByteUnit;
  * serves the Neo4j Browser static app from the classpath over the JDK's HTTP server.
  *
  * <p>Arguments: --home DIR --bolt-port N --http-port N (0: no Browser) --host ADDR
- * --page-cache-mb N --auth true|false --watch-pid PID (exit when that process exits).
+ * --page-cache-mb N --auth true|false --watch-pid PID (exit when that process exits)
+ * --allow-csv-urls true|false (default false).
+ *
+ * <p>LOAD CSV reads {@code file:///} URLs from {@code <home>/import} only, and only with
+ * --allow-csv-urls true; without it, file URLs are off and every outbound address (0.0.0.0/0 and
+ * ::/0) is on the Cypher IP blocklist, so LOAD CSV (and procedures that load URLs) reach nothing.
  * With auth on, the password for user "neo4j" is read from the environment variable
  * RECOLLECT_NEO4J_PASSWORD (never from argv, which other users can read).
  *
@@ -44,6 +53,8 @@ public final class Launcher {
     int httpPort = Integer.parseInt(opts.getOrDefault("http-port", "7474"));
     long pageCacheMb = Long.parseLong(opts.getOrDefault("page-cache-mb", "512"));
     boolean auth = Boolean.parseBoolean(opts.getOrDefault("auth", "true"));
+    boolean csvUrls = Boolean.parseBoolean(opts.getOrDefault("allow-csv-urls", "false"));
+    Path importDir = home.resolve("import");
     String password = System.getenv("RECOLLECT_NEO4J_PASSWORD");
     if (auth && (password == null || password.length() < 8)) {
       fail("auth is on but RECOLLECT_NEO4J_PASSWORD is missing or shorter than 8 characters");
@@ -51,6 +62,11 @@ public final class Launcher {
 
     DatabaseManagementService dbms;
     try {
+      Files.createDirectories(importDir);
+      List<IPAddressString> blocked =
+          csvUrls
+              ? List.of()
+              : List.of(new IPAddressString("0.0.0.0/0"), new IPAddressString("::/0"));
       dbms =
           new DatabaseManagementServiceBuilder(home)
               .setConfig(BoltConnector.enabled, true)
@@ -60,6 +76,9 @@ public final class Launcher {
               .setConfig(GraphDatabaseSettings.auth_enabled, auth)
               .setConfig(GraphDatabaseSettings.pagecache_memory, ByteUnit.mebiBytes(pageCacheMb))
               .setConfig(GraphDatabaseSettings.transaction_timeout, Duration.ofMinutes(10))
+              .setConfig(GraphDatabaseSettings.load_csv_file_url_root, importDir)
+              .setConfig(GraphDatabaseSettings.allow_file_urls, csvUrls)
+              .setConfig(GraphDatabaseInternalSettings.cypher_ip_blocklist, blocked)
               .build();
     } catch (Throwable e) {
       fail("database did not start: " + rootMessage(e));
