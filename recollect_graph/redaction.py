@@ -19,7 +19,7 @@ stay, so the entry keeps its meaning. Detectors, in order:
   "..."``, ``api_key: ...`` lines), ``setenv``, ``aws configure set aws_secret_access_key ...``,
   ``.netrc`` ``password`` entries, CLI password arguments (``--password``, ``--token``,
   ``--api-key`` and the like, ``mysql -p...``, ``redis-cli -a ...``, ``sshpass -p ...``,
-  ``docker login -p ...``, ``curl -u user:pass``);
+  ``docker login -p ...``, ``curl``/``wget -u user:pass``);
 * entropy: a 40-character base64 word (the shape of an AWS secret access key) and any long
   key-shaped word of mixed letters and digits whose Shannon entropy is high. Hex-only words (git
   SHAs, digests), UUIDs, paths, version strings and ordinary words are left alone.
@@ -252,7 +252,10 @@ _RULES: list[_Rule] = [
     ),
     _Rule(
         "password",
-        re.compile(rf"(?:\s-u|--user)(?:=|\s+)['\"]?[^\s:'\"]+:(?P<s>{_NOT_MARKED}[^\s'\"]+)"),
+        re.compile(
+            rf"\b(?:curl|wget|http|https|xh)\b{_ARGS}(?:\s-u|\s--user)(?:=|\s+)['\"]?[^\s:'\"]+:"
+            rf"(?P<s>{_NOT_MARKED}[^\s'\"]+)"
+        ),
     ),
     # -- entropy ---------------------------------------------------------------------------------
     _Rule(

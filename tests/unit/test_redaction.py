@@ -135,6 +135,7 @@ NEAR_MISSES = [
     "mysql -u root -p shop",
     "the oauth author=kai flow uses PKCE",
     "docker run -p 8080:80 nginx:1.27-alpine",
+    "hyperfine -r 3 'target/release/logslice -s 14:00 -u 14:10 ~/tmp/nginx.log'",
     "test_redaction_rules_for_shell_history_and_transcripts passed",
 ]  # fmt: skip
 
