@@ -290,10 +290,20 @@ class Recollect:
         owner_id: str,
         progress: Callable[[int, int], None] | None = None,
         batch_size: int = 256,
+        redact: bool = False,
     ) -> list[Entry]:
-        """Store many entries (batched embedding and ``UNWIND`` writes)."""
+        """Store many entries (batched embedding and ``UNWIND`` writes).
+
+        ``redact=True`` replaces secrets by ``[REDACTED:<kind>]`` markers in every item that
+        does not set its own ``redact`` (see :mod:`recollect_graph.redaction`).
+        """
         return self.knowledge.remember_many(
-            items, scope_id=scope_id, owner_id=owner_id, progress=progress, batch_size=batch_size
+            items,
+            scope_id=scope_id,
+            owner_id=owner_id,
+            progress=progress,
+            batch_size=batch_size,
+            redact=redact,
         )
 
     def forget(self, entry_id: str, *, scope_id: str | None = None) -> Entry:

@@ -46,3 +46,11 @@ def assert_one_line_error(r: Result, needle: str) -> None:
     assert len(lines) == 1 and lines[0].startswith("Error: "), r.stderr
     assert needle in lines[0]
     assert "Traceback" not in r.output
+
+
+def stored_text(rg: Any, scope_id: str) -> str:
+    """Every property of every node in a scope (embeddings left out), as one JSON string."""
+    rows = rg.query("MATCH (n) WHERE n.scope_id = $s RETURN properties(n) AS p", {"s": scope_id})
+    return json.dumps(
+        [{k: v for k, v in r["p"].items() if k != "embedding"} for r in rows], default=str
+    )

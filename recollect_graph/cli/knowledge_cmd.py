@@ -106,6 +106,9 @@ def _remember_many(
 @click.option("--half-life", "half_life_days", type=float, help="Half-life in days (default 7).")
 @click.option("--pinned", is_flag=True, help="Never decays.")
 @click.option("--force", is_flag=True, help="Store a new entry even if the content exists.")
+@click.option(
+    "--redact", is_flag=True, help="Replace secrets (tokens, keys, passwords) by [REDACTED:kind]."
+)
 @json_option
 @handle_errors
 def remember_cmd(

@@ -15,7 +15,7 @@ from typing import Any
 
 from recollect_graph.ids import entry_id
 from recollect_graph.learners.base import Event, Extract, Pattern, aware_time
-from recollect_graph.learners.redact import redact, redact_value
+from recollect_graph.redaction import redact, redact_value
 from recollect_graph.services.kernel.hashing import content_hash
 
 #: Longest content a learned entry keeps (a huge commit body or note is cut, with a marker).

@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from recollect_graph.learners.base import Event, Extract, LearnerError, Skip, stream_id
-from recollect_graph.learners.redact import MASK, redact
+from recollect_graph.redaction import only_markers, redact
 
 _ZSH = re.compile(r"^: (\d{9,11}):(\d+);(.*)$", re.S)
 _BASH_TIME = re.compile(r"^#(\d{9,11})$")
@@ -121,7 +121,7 @@ def trivial_reason(cmd: str) -> str | None:
         return "routine git command"
     if prog in ("vim", "vi", "nvim", "nano", "emacs", "code", "less", "more", "cat", "open"):
         return "file viewing or editing"
-    if cmd.strip() == MASK:
+    if only_markers(cmd):
         return "only a secret"
     return None
 

@@ -78,6 +78,14 @@ def test_remember_file_of_three_items(run: Any, scope_id: str, tmp_path: Path) -
     assert "Deploys happen on Tuesdays" in text and out[0]["id"][:8] in text
 
 
+def test_remember_redact_flag(run: Any, scope_id: str) -> None:
+    text = "the Stripe key is sk_live_4eC39HqLyjWDarjtT1zdp7dc for now"
+    red = data(run("remember", text, "--scope", scope_id, "--redact", "--json"))
+    assert red["content"] == "the Stripe key is [REDACTED:stripe_key] for now"
+    plain = data(run("remember", text, "--scope", scope_id, "--json"))
+    assert plain["content"] == text
+
+
 def test_bad_input_is_one_line(run: Any, scope_id: str, tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text('[{"content": "x",]')

@@ -9,7 +9,10 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import assert_one_line_error, data
+from recollect_graph import Recollect
+from recollect_graph.redaction import marker
+from tests.helpers import assert_one_line_error, data, stored_text
+from tests.unit.test_redaction import AGENT_REGRESSIONS, AWS_SECRET, GHP, write_transcript
 
 FIXTURE = Path(__file__).resolve().parents[1] / "data" / "agent_transcripts"
 PROJECT = "-home-kai-src-logslice"  # 5 sessions, a sub-agent and a fork of it
@@ -101,6 +104,50 @@ def test_handoff_and_add_turns_from_a_file(run: Any, scope_id: str, tmp_path: Pa
     assert h["next"] == "Load test"
     shown = run("sessions", "handoff", "chat-1", "--scope", scope_id).stdout
     assert "Queue chosen" in shown and "docs/adr/007.md" in shown
+
+
+def test_learn_agents_stores_no_secret(
+    run: Any, rg: Recollect, scope_id: str, tmp_path: Path
+) -> None:
+    project = tmp_path / "-home-kai-src-app"
+    project.mkdir()
+    sid = "7d3b9f1e-2c4a-4e8b-9f6d-1a2b3c4d5e6f"
+    write_transcript(
+        project / f"{sid}.jsonl",
+        [text for text, _s, _k in AGENT_REGRESSIONS],
+        command=f"AWS_SECRET_ACCESS_KEY={AWS_SECRET} terraform apply",
+        summary=f"Rotate {GHP}",
+    )
+    out = data(run("learn", "agents", "--path", str(project), "--scope", scope_id, "--json"))
+    assert out["turns_added"] == len(AGENT_REGRESSIONS)
+    stored = stored_text(rg, scope_id)
+    for _text, secret, kind in AGENT_REGRESSIONS:
+        assert secret not in stored
+        assert marker(kind) in stored
+    assert AWS_SECRET not in stored and GHP not in stored  # the artifact and the title
+    turns = data(run("sessions", "turns", sid, "--scope", scope_id, "--json"))
+    assert turns[0]["text"] == (
+        f"My AWS key id is {marker('aws_access_key_id')}, can you check the bucket policy?"
+    )
+    shown = data(run("sessions", "show", sid, "--scope", scope_id, "--json"))
+    assert shown["title"] == f"Rotate {marker('github_token')}"
+
+
+def test_sessions_add_stores_a_token_redacted(
+    run: Any, rg: Recollect, scope_id: str, tmp_path: Path
+) -> None:
+    f = tmp_path / "turns.jsonl"
+    text = f"Deploy with GITHUB_TOKEN={GHP} tonight, then tag the release."
+    f.write_text(json.dumps({"id": "1", "speaker": "Kai", "text": text}) + "\n")
+    run("sessions", "add", "chat-2", str(f), "--scope", scope_id)
+    turns = data(run("sessions", "turns", "chat-2", "--scope", scope_id, "--json"))
+    assert turns[0]["text"] == text.replace(GHP, marker("github_token"))
+    assert GHP not in stored_text(rg, scope_id)
+    rg.sessions.add_turns(  # the library can opt out
+        "chat-3", [{"id": "1", "speaker": "Kai", "text": text}],
+        scope_id=scope_id, owner_id="kai", redact=False,
+    )  # fmt: skip
+    assert rg.sessions.turns("chat-3", scope_id=scope_id)[0]["text"] == text
 
 
 def test_errors_are_one_line(run: Any, scope_id: str, tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ import pytest
 
 from recollect_graph import Recollect
 from recollect_graph.errors import EntryNotFound, InvalidInput, ScopeViolation
+from recollect_graph.redaction import marker
 
 
 def _count(rg: Recollect, scope_id: str) -> int:
@@ -340,3 +341,27 @@ def test_forget_retracts_relation_evidence_and_what_is_left_without_it(
     rg.forget(e2.id, scope_id=scope_id)
     assert left() == ([], [])
     assert {k: v for k, v in rg.check_invariants(scope_id).items() if v} == {}
+
+
+def test_remember_redacts_only_when_asked(rg: Recollect, scope_id: str) -> None:
+    token, key_id = "ghp_4fT9qLm2ZxVb7Ns1Kp0Rw8Yc3Hd6Je5Ga2Ui", "AKIAIOSFODNN7EXAMPLE"
+    text = f"CI deploys with GITHUB_TOKEN={token} from the vault"
+    verbatim = rg.remember(text, scope_id=scope_id, owner_id="kai")
+    assert verbatim.content == text
+    clean = rg.remember(
+        f"{text}.", scope_id=scope_id, owner_id="kai", redact=True, title=f"Token {token}",
+        tags=["ci", token], metadata={"env": {"GITHUB_TOKEN": token}}, summary=key_id,
+    )  # fmt: skip
+    assert clean.content == f"CI deploys with GITHUB_TOKEN={marker('github_token')} from the vault."
+    assert clean.title == f"Token {marker('github_token')}" and "ci" in clean.tags
+    row = rg.query("MATCH (e:Entry {id: $id}) RETURN properties(e) AS p", {"id": clean.id})[0]
+    assert token not in str(row["p"]) and key_id not in str(row["p"])
+    many = rg.remember_many(
+        [{"content": f"key id {key_id} for the backups"},
+         {"content": f"key id {key_id} kept", "redact": False}],
+        scope_id=scope_id, owner_id="kai", redact=True,
+    )  # fmt: skip
+    assert [e.content for e in many] == [
+        f"key id {marker('aws_access_key_id')} for the backups",
+        f"key id {key_id} kept",
+    ]

@@ -15,11 +15,13 @@ from recollect_graph.learners.ci import CiLearner
 from recollect_graph.learners.git import GitLearner
 from recollect_graph.learners.notes import NotesLearner
 from recollect_graph.learners.shell import ShellLearner
-from tests.helpers import assert_one_line_error, data
+from recollect_graph.redaction import marker
+from tests.helpers import assert_one_line_error, data, stored_text
 from tests.unit.test_learners_ci import pytest_report
 from tests.unit.test_learners_git import make_repo
 from tests.unit.test_learners_notes import DEPLOY
 from tests.unit.test_learners_shell import SECRETS, bash_history, zsh_history
+from tests.unit.test_redaction import SHELL_REGRESSIONS
 
 KEPT = ("users", "webpack", "docs", "search", "fix", "migrate", "pagination", "revert", "tidy")
 
@@ -183,11 +185,26 @@ def test_shell_history_secrets_never_reach_the_graph(
     assert res.learned >= 8 and res.skipped["trivial command"] >= 2
     rows = rg.query("MATCH (n) WHERE n.scope_id = $s RETURN properties(n) AS p", {"s": scope_id})
     blob = json.dumps([{k: v for k, v in r["p"].items() if k != "embedding"} for r in rows])
-    assert "[REDACTED]" in blob
+    assert "[REDACTED:" in blob
     for secret in SECRETS:
         assert secret not in blob
     again = rg.learn(scope_id, owner_id="kai", sources=[ShellLearner([z, b])])["shell"]
     assert again.learned == 0
+
+
+def test_shell_credentials_in_arguments_netrc_and_aws_configure_are_not_stored(
+    rg: Recollect, scope_id: str, tmp_path: Path
+) -> None:
+    history = tmp_path / ".bash_history"
+    history.write_text("".join(f"{cmd}\n" for cmd, _s, _k in SHELL_REGRESSIONS))
+    res = rg.learn(scope_id, owner_id="kai", sources=[ShellLearner([history])])["shell"]
+    assert res.learned == len(SHELL_REGRESSIONS)
+    stored = stored_text(rg, scope_id)
+    for _cmd, secret, kind in SHELL_REGRESSIONS:
+        assert secret not in stored
+        assert marker(kind) in stored
+    contents = [e["content"] for e in entries(rg, scope_id).values()]
+    assert any(f"redis-cli -h cache.internal -a {marker('password')} ping" in c for c in contents)
 
 
 def test_ci_failure_then_resolution_across_overwritten_reports(

@@ -13,7 +13,7 @@ from recollect_graph.ids import entry_id
 from recollect_graph.learners import Event, Extract, Learner, Pattern, parse_since, registry
 from recollect_graph.learners import plan as planning
 from recollect_graph.learners.base import LearnerPluginError
-from recollect_graph.learners.redact import MASK
+from recollect_graph.redaction import marker
 
 T = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
 
@@ -71,7 +71,7 @@ def test_plan_orders_events_puts_patterns_after_their_last_event_and_cuts_batche
     assert anchor.extract.entry_type == "decision" and anchor.source_type == "inferred"
     assert anchor.exclude_ids == [items[1].entry_id, items[3].entry_id]
     assert anchor.at == events[3].at
-    assert items[5].extract.content == f"token {MASK}"  # redacted in the plan
+    assert items[5].extract.content == f"token {marker('github_token')}"  # redacted in the plan
     assert items[0].entry_id == entry_id("scope", content_sha="", source_id="git:e0", force=False)
     batches = planning.batches(items, 3)
     assert [[it.source_id for it in b] for b in batches] == [

@@ -9,8 +9,8 @@ import pytest
 
 from recollect_graph.learners import Extract, Skip
 from recollect_graph.learners.base import LearnerError
-from recollect_graph.learners.redact import MASK, redact
 from recollect_graph.learners.shell import ShellLearner, parse_history, trivial_reason, unmetafy
+from recollect_graph.redaction import marker
 
 T0 = 1_709_283_600  # 2024-03-01 09:00 UTC
 SECRETS = [
@@ -102,12 +102,13 @@ def test_secrets_are_redacted_before_anything_else(files) -> None:
     for secret in SECRETS:
         assert secret not in blob, secret
     texts = {e.data["command"] for e in events}
-    assert f"export GITHUB_TOKEN={MASK}" in texts
-    assert f"mysql -u root -p{MASK} shop" in texts
-    assert f"psql postgres://app:{MASK}@db.internal:5432/shop" in texts
-    assert f"curl -H 'Authorization: {MASK}' https://api.example.com/v1/me" in texts
-    assert f"SLACK_TOKEN={MASK} ./notify.sh deploy" in texts
-    assert f"deploy --api-key {MASK} --env prod" in texts
+    assert f"export GITHUB_TOKEN={marker('github_token')}" in texts
+    assert f"mysql -u root -p{marker('password')} shop" in texts
+    assert f"psql postgres://app:{marker('url_password')}@db.internal:5432/shop" in texts
+    bearer = f"curl -H 'Authorization: Bearer {marker('openai_key')}' https://api.example.com/v1/me"
+    assert bearer in texts
+    assert f"SLACK_TOKEN={marker('slack_token')} ./notify.sh deploy" in texts
+    assert f"deploy --api-key {marker('aws_secret_key')} --env prod" in texts  # 40 base64
 
 
 def test_repeated_commands_are_collapsed_and_trivial_ones_skipped(files) -> None:
@@ -155,41 +156,6 @@ def test_since_and_source_ids(files) -> None:
 )
 def test_trivial_commands(cmd: str, reason: str | None) -> None:
     assert trivial_reason(cmd) == reason
-
-
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [
-        (
-            "export GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789",
-            f"export GITHUB_TOKEN={MASK}",
-        ),
-        ('export DB_PASSWORD="two words"', f"export DB_PASSWORD={MASK}"),
-        ("setenv API_KEY abc123", f"setenv API_KEY {MASK}"),
-        ("tool --password=hunter2 -v", f"tool --password={MASK} -v"),
-        ("tool --token abc123 -v", f"tool --token {MASK} -v"),
-        ("curl -u kai:hunter2 https://x", f"curl -u kai:{MASK} https://x"),
-        ("sshpass -p hunter2 ssh host", f"sshpass -p {MASK} ssh host"),
-        (
-            "git clone https://kai:abc123@github.com/o/r",
-            f"git clone https://kai:{MASK}@github.com/o/r",
-        ),
-        ("key AKIAIOSFODNN7EXAMPLE", f"key {MASK}"),
-        (
-            "jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N",
-            f"jwt {MASK}",
-        ),
-        ("git log --author=kai", "git log --author=kai"),
-        (
-            "git show 3f2a9c1b8e7d6f5a4b3c2d1e0f9a8b7c6d5e4f3a",
-            "git show 3f2a9c1b8e7d6f5a4b3c2d1e0f9a8b7c6d5e4f3a",
-        ),
-        ("export PATH=/usr/local/bin:$PATH", "export PATH=/usr/local/bin:$PATH"),
-        ("gh auth login --with-token < t.txt", "gh auth login --with-token < t.txt"),
-    ],
-)
-def test_redaction_rules(text: str, expected: str) -> None:
-    assert redact(text) == expected
 
 
 def test_missing_history_file_is_a_clear_error(tmp_path: Path) -> None:

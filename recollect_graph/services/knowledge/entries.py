@@ -26,6 +26,7 @@ from recollect_graph.models import Edge, Entry
 from recollect_graph.nlp.claims import ClaimExtractor
 from recollect_graph.nlp.classify import classify
 from recollect_graph.nlp.embedder import Embedder
+from recollect_graph.redaction import redact_value
 from recollect_graph.services.claims import store as claim_store
 from recollect_graph.services.claims.store import claim_rows, find_conflicts_many
 from recollect_graph.services.kernel.hashing import content_hash
@@ -75,8 +76,11 @@ _REMEMBER_KEYS = frozenset(
         "score",
         "force",
         "on_conflict",
+        "redact",
     }
 )
+#: The fields ``redact=True`` cleans of secrets.
+_REDACTED_FIELDS = ("content", "title", "description", "summary", "tags", "metadata")
 
 
 def embed_text(item: Mapping[str, Any]) -> str:
@@ -125,7 +129,10 @@ class Knowledge(History):
                 ``on_conflict`` ("record": contradictions with current knowledge become
                 ``CONTRADICTS`` edges with their reason; "supersede": the contradicted entries
                 are retired and superseded by the new one, undoably; "reject": nothing is
-                written and :class:`ContradictionFound` lists the conflicts).
+                written and :class:`ContradictionFound` lists the conflicts), ``redact``
+                (False: True replaces secrets in content, title, description, summary, tags and
+                metadata by ``[REDACTED:<kind>]`` markers before anything else; see
+                :mod:`recollect_graph.redaction`).
 
         Returns:
             The entry; ``created`` is False when it already existed.
@@ -146,6 +153,7 @@ class Knowledge(History):
         progress: Progress | None = None,
         batch_size: int = 256,
         in_batch_tx: BatchHook | None = None,
+        redact: bool = False,
     ) -> list[Entry]:
         """Store many entries: batched embedding, one ``UNWIND`` transaction per batch.
 
@@ -163,6 +171,7 @@ class Knowledge(History):
                 ``created`` set), so a caller commits its own statements atomically with the
                 batch (the learners' cursor). The driver may retry a transaction, so it must be
                 idempotent; raising aborts the batch.
+            redact: Redact secrets in every item that does not set its own ``redact``.
 
         Returns:
             The entries in input order.
@@ -178,7 +187,7 @@ class Knowledge(History):
                 raise InvalidInput(
                     f"item {i}: must be a map with at least a content (got {type(item).__name__})"
                 )
-            rows.append(self._prepare(dict(item), i))
+            rows.append(self._prepare({"redact": redact, **item}, i))
         self._check_unique_titles(rows)
         total = len(rows)
         out: list[Entry] = []
@@ -193,6 +202,8 @@ class Knowledge(History):
         unknown = set(item) - _REMEMBER_KEYS
         if unknown:
             raise InvalidInput(f"item {i}: unknown fields {sorted(unknown)}")
+        if item.get("redact"):
+            item.update({k: redact_value(item[k]) for k in _REDACTED_FIELDS if k in item})
         content = require_text(item.get("content"), f"item {i}: content", max_len=200_000)
         hints = item.get("context_hints")
         if hints is None and self.capture_context:

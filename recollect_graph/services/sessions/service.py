@@ -28,6 +28,8 @@ from recollect_graph.errors import InvalidInput, SessionNotFound
 from recollect_graph.ids import recall_node_id as node_id
 from recollect_graph.ids import turn_entry_id
 from recollect_graph.nlp.embedder import Embedder
+from recollect_graph.redaction import redact as redact_text
+from recollect_graph.redaction import redact_value
 from recollect_graph.results import ForkParent
 from recollect_graph.services.kernel.hashing import content_hash
 from recollect_graph.services.kernel.times import aware, native, now_utc
@@ -94,6 +96,7 @@ class Sessions:
         origin: str | None = None,
         parent_session_id: str | None = None,
         index: bool = True,
+        redact: bool = True,
         progress: Callable[[int, int], None] | None = None,
         _extra: Mapping[str, Any] | None = None,
     ) -> TurnsAdded:
@@ -101,7 +104,9 @@ class Sessions:
 
         Idempotent per turn id: turns the session already has are skipped before any embedding
         work, so re-sending a whole growing conversation only adds its new turns. New turns are
-        appended after the existing ones in the order given.
+        appended after the existing ones in the order given. Secrets in the turns' text, the
+        title and the artifacts are replaced by ``[REDACTED:<kind>]`` markers before anything is
+        stored (:mod:`recollect_graph.redaction`).
 
         Args:
             session_id: The session's id (stable across calls).
@@ -114,6 +119,7 @@ class Sessions:
             origin: Where it came from (e.g. Claude Code's ``entrypoint``).
             parent_session_id: Makes this session a fork of that one.
             index: Recompute the session's recall index afterwards (default).
+            redact: Redact secrets (default); False stores the text verbatim.
             progress: ``progress(done, total)`` after each committed batch.
 
         Returns:
@@ -137,18 +143,23 @@ class Sessions:
                 tid = str(tid)
             tid = require_text(tid, f"turn {i}: id", max_len=200)
             text = require_text(t.get("text"), f"turn {i}: text", max_len=MAX_TURN_CHARS)
+            if redact:
+                text = redact_text(text)
             speaker, role = _role(t, i)
             at = aware(t.get("at"), f"turn {i}: at")
             if tid in seen:
                 continue
             seen.add(tid)
             prepared.append({"tid": tid, "text": text, "speaker": speaker, "role": role, "at": at})
+        title = optional_text(title, "title", max_len=300)
+        if redact and title:
+            title = redact_text(title)
         session = {
             "id": session_id,
             "scope_id": scope_id,
             "owner_id": owner_id,
             "cwd": optional_text(cwd, "cwd", max_len=1000),
-            "title": optional_text(title, "title", max_len=300),
+            "title": title,
             "origin": optional_text(origin, "origin", max_len=100),
             "git_branch": None,
             "fork_marker": bool(parent_session_id),
@@ -158,6 +169,8 @@ class Sessions:
             "artifacts": None,
         }
         session.update(_extra or {})
+        if redact:
+            session["artifacts"] = redact_value(session["artifacts"])
         state = self.db.read(
             "sessions/turn_state",
             session_id=session_id,
