@@ -17,14 +17,17 @@ import urllib.parse
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import click
 
 from recollect_graph.cli.common import open_rg
 from recollect_graph.cli.output import emit_json, handle_errors, json_option
 from recollect_graph.errors import InvalidInput
-from recollect_graph.facade import Recollect
+
+if TYPE_CHECKING:
+    from recollect_graph.facade import Recollect
+
 
 MANIFEST = "manifest.json"
 FORMAT = "recollect-graph-backup"

@@ -6,14 +6,17 @@ import json
 import re
 import sys
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from recollect_graph.cli.output import progress
 from recollect_graph.errors import InvalidInput
-from recollect_graph.facade import Recollect
 from recollect_graph.services.kernel.validation import in_range
+
+if TYPE_CHECKING:
+    from recollect_graph.facade import Recollect
+
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -90,6 +93,8 @@ def need_scope(scope: str | None) -> str:
 
 def open_rg(as_json: bool) -> Recollect:
     """Open the database, with server start-up lines on stderr."""
+    from recollect_graph.facade import Recollect
+
     return Recollect.open(progress=progress(as_json))
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
@@ -17,7 +18,10 @@ from recollect_graph.cli.common import (
 )
 from recollect_graph.cli.output import emit_json, handle_errors, json_option, table
 from recollect_graph.errors import InvalidInput
-from recollect_graph.results import EntrySupersession, Supersession
+
+if TYPE_CHECKING:
+    from recollect_graph.results import EntrySupersession, Supersession
+
 
 SCOPE_ENV = "RECOLLECT_SCOPE"
 
@@ -212,6 +216,8 @@ def supersede_cmd(
       recollect-graph supersede "frontend build" uses vite --scope app
       recollect-graph supersede --old 3f2a... --new 9b1c... --reason "benchmark" --json
     """
+    from recollect_graph.results import Supersession
+
     positional = [v for v in (entity, relation, new_value) if v is not None]
     entry_form = old_id is not None or new_id is not None
     out: Supersession | EntrySupersession

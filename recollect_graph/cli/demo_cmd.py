@@ -5,14 +5,17 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from recollect_graph.cli.common import open_rg, short
 from recollect_graph.cli.output import emit_json, handle_errors, json_option, table
 from recollect_graph.errors import InvalidInput, RecollectError
-from recollect_graph.services.documents.project_loader import load_project
+
+if TYPE_CHECKING:
+    pass
+
 
 QUERIES = (
     "how do I start the local Neo4j server?",
@@ -51,6 +54,8 @@ def demo_cmd(
     Example:
       recollect-graph demo --path . -q "how are schema migrations recorded?"
     """
+    from recollect_graph.services.documents.project_loader import load_project
+
     if not root.is_dir():
         raise InvalidInput(f"{root} is not a directory")
     loaded = load_project(root.resolve(), max_commits=max_commits)

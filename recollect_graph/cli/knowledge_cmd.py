@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -24,9 +24,11 @@ from recollect_graph.cli.common import (
 )
 from recollect_graph.cli.output import emit_json, handle_errors, json_option, table
 from recollect_graph.errors import EntryNotFound, InvalidInput
-from recollect_graph.facade import Recollect
-from recollect_graph.models import Entry
 from recollect_graph.vocabulary import ENTRY_TYPES
+
+if TYPE_CHECKING:
+    from recollect_graph.facade import Recollect
+    from recollect_graph.models import Entry
 
 
 def _entry_row(e: Entry) -> dict[str, Any]:

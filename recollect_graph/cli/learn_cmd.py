@@ -11,18 +11,17 @@ import contextlib
 import json
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from recollect_graph.cli.common import need, open_rg, owner_option, scope_option, short
 from recollect_graph.cli.output import emit_json, handle_errors, json_option, table
 from recollect_graph.errors import InvalidInput
-from recollect_graph.learners import Learner, LearnerError, LearnResult, parse_since, registry
-from recollect_graph.learners.ci import CiLearner
-from recollect_graph.learners.git import GitLearner
-from recollect_graph.learners.notes import NotesLearner
-from recollect_graph.learners.shell import ShellLearner
+
+if TYPE_CHECKING:
+    from recollect_graph.learners import Learner, LearnResult
+
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -79,6 +78,8 @@ def run_learners(
     as_json: bool,
 ) -> None:
     """Run ``learners`` and print their results (shared by every ``learn`` subcommand)."""
+    from recollect_graph.learners import parse_since
+
     scope = need(scope, "--scope", "RECOLLECT_SCOPE")
     owner = need(owner, "--owner", "RECOLLECT_OWNER")
     start = parse_since(since)
@@ -170,6 +171,8 @@ def git_cmd(repo: str, head_only: bool, **opts: Any) -> None:
     Example:
       recollect-graph learn git --repo ~/src/app --scope app --owner kai --since '90 days ago'
     """
+    from recollect_graph.learners.git import GitLearner
+
     run_learners([GitLearner(repo, all_branches=not head_only)], **opts)
 
 
@@ -186,6 +189,8 @@ def shell_cmd(files: tuple[str, ...], **opts: Any) -> None:
     Example:
       recollect-graph learn shell --file ~/.zsh_history --scope me --owner kai --dry-run
     """
+    from recollect_graph.learners.shell import ShellLearner
+
     run_learners([ShellLearner(list(files) or None)], **opts)
 
 
@@ -200,6 +205,8 @@ def ci_cmd(paths: tuple[str, ...], **opts: Any) -> None:
     Example:
       recollect-graph learn ci build/test-results/ --scope app --owner ci
     """
+    from recollect_graph.learners.ci import CiLearner
+
     run_learners([CiLearner(list(paths))], **opts)
 
 
@@ -214,6 +221,8 @@ def notes_cmd(folder: str, **opts: Any) -> None:
     Example:
       recollect-graph learn notes ~/notes --scope me --owner kai
     """
+    from recollect_graph.learners.notes import NotesLearner
+
     run_learners([NotesLearner(folder)], **opts)
 
 
@@ -245,6 +254,8 @@ def run_cmd(sources: tuple[str, ...], options: tuple[str, ...], **opts: Any) -> 
     Example:
       recollect-graph learn run --source jira --option project=APP --scope app --owner kai
     """
+    from recollect_graph.learners import registry
+
     values = dict(_option(o) for o in options)
     run_learners([registry.create(s, **values) for s in sources], **opts)
 
@@ -265,6 +276,12 @@ def all_cmd(
     Example:
       recollect-graph learn all --ci reports/ --notes docs/ --scope app --owner kai
     """
+    from recollect_graph.learners import LearnerError
+    from recollect_graph.learners.ci import CiLearner
+    from recollect_graph.learners.git import GitLearner
+    from recollect_graph.learners.notes import NotesLearner
+    from recollect_graph.learners.shell import ShellLearner
+
     learners: list[Learner] = [GitLearner(repo)]
     if history:
         learners.append(ShellLearner(list(history)))
@@ -288,6 +305,8 @@ def list_cmd(as_json: bool) -> None:
     Example:
       recollect-graph learn list --json
     """
+    from recollect_graph.learners import registry
+
     infos = registry.available()
     if as_json:
         emit_json([i.to_dict() for i in infos])

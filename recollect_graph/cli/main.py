@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -32,8 +32,9 @@ from recollect_graph.cli.review_cmd import (
 from recollect_graph.cli.sessions_cmd import learn_agents_cmd, recall_cmd, sessions_group
 from recollect_graph.cli.topics_cmd import topics_group
 from recollect_graph.errors import InvalidInput
-from recollect_graph.facade import Recollect
-from recollect_graph.settings import Settings
+
+if TYPE_CHECKING:
+    pass
 
 
 @click.group()
@@ -91,6 +92,8 @@ def config_cmd(as_json: bool) -> None:
     Example:
       NEO4J_URI=bolt://127.0.0.1:7687 recollect-graph config --json
     """
+    from recollect_graph.settings import Settings
+
     data = Settings.from_env().masked()
     if as_json:
         emit_json(data)
@@ -115,6 +118,8 @@ def init_cmd(reset_vector_indexes: bool, as_json: bool) -> None:
     Example:
       recollect-graph init --json
     """
+    from recollect_graph.facade import Recollect
+
     with Recollect.open(schema="skip", progress=progress(as_json)) as rg:
         report = rg.init_schema(reset_vector_indexes_=reset_vector_indexes)
     if as_json:
@@ -169,6 +174,8 @@ def cypher_cmd(query: str, params: tuple[str, ...], write: bool, as_json: bool) 
     Example:
       recollect-graph cypher 'MATCH (e:Entry {scope_id: $s}) RETURN e.title LIMIT 5' -p s=demo
     """
+    from recollect_graph.facade import Recollect
+
     values = dict(_parse_param(p) for p in params)
     if query == "-":
         query = sys.stdin.read()
@@ -198,6 +205,9 @@ def doctor_cmd(no_models: bool, deep: bool, as_json: bool) -> None:
     Example:
       recollect-graph doctor --deep --json
     """
+    from recollect_graph.facade import Recollect
+    from recollect_graph.settings import Settings
+
     checks = Recollect.doctor(Settings.from_env(), load_models=not no_models, deep=deep)
     if as_json:
         emit_json([c.model_dump() for c in checks])
@@ -223,6 +233,8 @@ def invariants_cmd(scope: str | None, limit: int, as_json: bool) -> None:
     Example:
       recollect-graph invariants --scope app --json
     """
+    from recollect_graph.facade import Recollect
+
     with Recollect.open(progress=progress(as_json)) as rg:
         found = rg.check_invariants(scope, limit=limit)
     if as_json:

@@ -7,11 +7,15 @@ so the rest of the CLI does not pay for the MCP SDK's import); the tool bodies i
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from recollect_graph.cli.output import handle_errors
 from recollect_graph.errors import InvalidInput
-from recollect_graph.settings import Settings
+
+if TYPE_CHECKING:
+    pass
 
 
 @click.command("mcp")
@@ -40,6 +44,7 @@ def mcp_cmd(scope: str | None, owner: str | None, no_warm: bool) -> None:
       claude mcp add recollect -- recollect-graph mcp --scope my-project
     """
     from recollect_graph.mcp.server import serve
+    from recollect_graph.settings import Settings
 
     for flag, value in (("--scope", scope), ("--owner", owner)):
         if value is not None and not value.strip():

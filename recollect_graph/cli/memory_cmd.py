@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -21,8 +21,11 @@ from recollect_graph.cli.common import (
 )
 from recollect_graph.cli.output import emit_json, handle_errors, json_option, table
 from recollect_graph.errors import InvalidInput
-from recollect_graph.facade import Memories, Recollect
 from recollect_graph.vocabulary import DELETE_REASONS, SOURCE_TYPES
+
+if TYPE_CHECKING:
+    from recollect_graph.facade import Memories, Recollect
+
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import time
 import webbrowser
+from typing import TYPE_CHECKING
 
 import click
 
 from recollect_graph.cli.output import emit_json, handle_errors, json_option, progress
-from recollect_graph.db.server import LocalServer
-from recollect_graph.models import ServerStatus
-from recollect_graph.settings import Settings
+
+if TYPE_CHECKING:
+    from recollect_graph.db.server import LocalServer
+    from recollect_graph.models import ServerStatus
 
 
 def _server() -> LocalServer:
+    from recollect_graph.db.server import LocalServer
+    from recollect_graph.settings import Settings
+
     settings = Settings.from_env()
     if not settings.embedded:
         click.echo(

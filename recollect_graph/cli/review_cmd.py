@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from typing import TYPE_CHECKING
 
 import click
 
@@ -19,7 +20,10 @@ from recollect_graph.cli.common import (
 )
 from recollect_graph.cli.output import emit_json, handle_errors, json_option, table
 from recollect_graph.errors import InvalidInput
-from recollect_graph.facade import Memories, Recollect
+
+if TYPE_CHECKING:
+    from recollect_graph.facade import Memories, Recollect
+
 
 _EVERY = re.compile(r"^(\d+)([smhd])$")
 

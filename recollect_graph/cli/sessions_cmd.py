@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -24,8 +24,10 @@ from recollect_graph.cli.common import (
 )
 from recollect_graph.cli.output import emit_json, handle_errors, json_option, table
 from recollect_graph.errors import InvalidInput
-from recollect_graph.facade import Recollect
-from recollect_graph.models import RecallCandidate, RecallProbe, RecallResult
+
+if TYPE_CHECKING:
+    from recollect_graph.facade import Recollect
+    from recollect_graph.models import RecallCandidate, RecallProbe, RecallResult
 
 
 @click.group("sessions")
@@ -462,6 +464,8 @@ def _interactive(
     max_attempts: int,
     limit: int,
 ) -> None:
+    from recollect_graph.models import RecallCandidate
+
     while attempt <= max_attempts:
         r = rg.recall(
             text,
