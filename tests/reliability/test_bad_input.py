@@ -331,8 +331,7 @@ def test_an_import_over_a_limit_is_refused(ctx: Ctx) -> None:
 def test_a_binary_file_named_md_is_not_ingested(ctx: Ctx, tmp_path: Path) -> None:
     """200 KB of random bytes named ``.md``: refused alone; skipped with the reason in a folder
     (the text files beside it are ingested); a stray Latin-1 byte in a text file is not refused."""
-    rnd = random.Random(7)
-    junk = bytes(rnd.getrandbits(8) for _ in range(200_000))
+    junk = random.Random(7).randbytes(200_000)
     (tmp_path / "junk.md").write_bytes(junk)
     (tmp_path / "nul.txt").write_bytes(b"plain text\x00with a NUL\n")
     (tmp_path / "good.md").write_text("# Good\n\nThe worker restarts nightly.\n")
@@ -465,7 +464,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "nul_jsonl": d / "nul.jsonl",
         "many_tags": d / "tags.jsonl",
     }
-    out["binary_md"].write_bytes(bytes(random.Random(3).getrandbits(8) for _ in range(200_000)))
+    out["binary_md"].write_bytes(random.Random(3).randbytes(200_000))
     out["nul_jsonl"].write_bytes(b'{"content": "fine"}\n{"content": "nul \x00 inside"}\n')
     out["many_tags"].write_text(
         '{"content": "fine"}\n'
