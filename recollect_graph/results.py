@@ -232,9 +232,15 @@ class ImportReport(Record):
         scope_id: The scope imported into.
         source_scope_id: The scope the export was taken from.
         ids: ``kept`` (the exported ids) or ``remapped`` (into the target scope).
-        nodes: Nodes written.
-        rels: Relationships written.
+        nodes: Nodes written (new, changed or already there as they are in the export).
+        rels: Relationships written (likewise).
         skipped_rels: Relationships not written (an end missing from the import).
+        nodes_created: Nodes that were not there before.
+        nodes_updated: Nodes that were there with other properties or fewer labels.
+        nodes_unchanged: Nodes already there exactly as exported (a repeated import: all).
+        rels_created: Relationships that were not there before.
+        rels_updated: Relationships that were there with other properties.
+        rels_unchanged: Relationships already there exactly as exported.
     """
 
     scope_id: str
@@ -243,6 +249,12 @@ class ImportReport(Record):
     nodes: int
     rels: int
     skipped_rels: int
+    nodes_created: int = 0
+    nodes_updated: int = 0
+    nodes_unchanged: int = 0
+    rels_created: int = 0
+    rels_updated: int = 0
+    rels_unchanged: int = 0
 
 
 # -- sessions ---------------------------------------------------------------------------------

@@ -1,11 +1,14 @@
 // Purpose: write one batch of imported relationships between nodes of the target scope: MERGE on
 //   (start, type, end) and replace the properties, so re-importing changes nothing. Types and key
-//   labels come from the format's allow-list; rows whose ends are missing are skipped.
+//   labels come from the format's allow-list; rows whose ends are missing are skipped. A new
+//   relationship is marked (a property the SET of the exported properties removes) so the counts
+//   tell new ones from those already there (and already there as exported).
 //   Neo4j 5.26 plans a dynamic label ($(...)) in MATCH or MERGE as a scan of every node, so
 //   each key label of the export format's allow-list has its own branch (an index seek).
 // Params: $scope_id (string), $rows (list of maps: type (string), start (map: label, id), end
 //   (map: label, id), props (map))
-// Returns: written (int)
+// Returns: written (int), created (int: new relationships), unchanged (int: already there as
+//   exported)
 UNWIND $rows AS row
 CALL (row) {
     WITH row WHERE row.start.label = 'Entry'
@@ -178,5 +181,9 @@ CALL (row) {
     RETURN b
 }
 MERGE (a)-[r:$(row.type)]->(b)
+ON CREATE SET r._import_created = true
+WITH row, r, r._import_created IS NOT NULL AS created
+WITH row, r, created, NOT created AND properties(r) = row.props AS same
 SET r = row.props
-RETURN count(r) AS written
+RETURN count(r) AS written, count(CASE WHEN created THEN 1 END) AS created,
+       count(CASE WHEN same THEN 1 END) AS unchanged

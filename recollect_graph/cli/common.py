@@ -12,7 +12,7 @@ import click
 
 from recollect_graph.cli.output import progress
 from recollect_graph.errors import InvalidInput
-from recollect_graph.services.kernel.validation import in_range
+from recollect_graph.services.kernel.validation import file_text, in_range
 
 if TYPE_CHECKING:
     from recollect_graph.facade import Recollect
@@ -102,20 +102,18 @@ def read_input(path: str) -> str:
     """The text of a file, or of stdin for ``-``.
 
     Raises:
-        InvalidInput: It cannot be read, or is not UTF-8 text (a binary file, another encoding).
+        InvalidInput: It cannot be read, or is not UTF-8 text (a NUL byte, another encoding).
     """
     try:
         if path == "-":
-            return sys.stdin.read()
-        with open(path, encoding="utf-8") as f:
-            return f.read()
+            buf = getattr(sys.stdin, "buffer", None)
+            data = buf.read() if buf is not None else sys.stdin.read().encode("utf-8")
+        else:
+            with open(path, "rb") as f:
+                data = f.read()
     except OSError as e:
         raise InvalidInput(f"cannot read {path}: {e.strerror or e}") from e
-    except UnicodeDecodeError as e:
-        raise InvalidInput(
-            f"{input_name(path)} is not UTF-8 text (byte {e.start}: {e.reason}); "
-            "is it a binary file or in another encoding?"
-        ) from e
+    return file_text(data, input_name(path), strict=True)
 
 
 def input_name(path: str) -> str:

@@ -14,7 +14,13 @@ from typing import IO, Any
 import click
 
 from recollect_graph.cli.common import need, open_rg, scope_option, short
-from recollect_graph.cli.output import emit_json, handle_errors, json_option, table
+from recollect_graph.cli.output import (
+    emit_json,
+    handle_errors,
+    json_option,
+    stored_before_error,
+    table,
+)
 from recollect_graph.errors import InvalidInput
 
 
@@ -140,15 +146,33 @@ def import_cmd(
     except OSError as e:
         raise InvalidInput(f"cannot read {file}: {e.strerror or e}") from e
     size = 0 if file == "-" else os.fstat(f.fileno()).st_size
+    written = 0
+
+    def count(n: int) -> None:
+        nonlocal written
+        written = n
+
+    def stored() -> tuple[str, dict[str, Any]] | None:
+        if not written:
+            return None
+        line = f"imported {written} lines (nodes and relationships) before the error"
+        return line, {"lines": written}
+
     try:
-        with open_rg(as_json) as rg, _bar(size, "import", as_json or not size) as bar:
+        with (
+            stored_before_error(as_json, stored),
+            open_rg(as_json) as rg,
+            _bar(size, "import", as_json or not size) as bar,
+        ):
 
             def lines() -> Iterator[str]:
                 for line in f:
                     bar.update(len(line.encode("utf-8")))
                     yield line
 
-            result = rg.import_(lines(), scope_id=scope, keep_ids=keep_ids, batch_size=batch_size)
+            result = rg.import_(
+                lines(), scope_id=scope, keep_ids=keep_ids, batch_size=batch_size, progress=count
+            )
     finally:
         if f is not sys.stdin:
             f.close()
@@ -157,8 +181,11 @@ def import_cmd(
     else:
         skipped = f", {result.skipped_rels} skipped" if result.skipped_rels else ""
         click.echo(
-            f"imported {result.nodes} nodes and {result.rels} relationships{skipped} "
-            f"into {result.scope_id!r} (ids {result.ids})"
+            f"imported {result.nodes} nodes ({result.nodes_created} new, {result.nodes_updated} "
+            f"changed, {result.nodes_unchanged} already there) and {result.rels} relationships "
+            f"({result.rels_created} new, {result.rels_updated} changed, "
+            f"{result.rels_unchanged} already there){skipped} into {result.scope_id!r} "
+            f"(ids {result.ids})"
         )
 
 

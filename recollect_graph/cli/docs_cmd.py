@@ -19,7 +19,13 @@ from recollect_graph.cli.common import (
     scope_option,
     short,
 )
-from recollect_graph.cli.output import emit_json, handle_errors, json_option, table
+from recollect_graph.cli.output import (
+    emit_json,
+    handle_errors,
+    json_option,
+    stored_before_error,
+    table,
+)
 
 
 @click.group("docs")
@@ -63,7 +69,19 @@ def ingest_cmd(
     skipped: list[str] = []
     seconds = 0.0
     run_id: str | None = None
-    with open_rg(as_json) as rg:
+    current = 0  # files of the folder being ingested that are done (each is committed)
+
+    def stored() -> tuple[str, dict[str, Any]] | None:
+        done = sum(1 for d in documents if d.status != "failed") + current
+        if not done:
+            return None
+        line = (
+            f"ingested {done} files into scope {sc} before the error "
+            "(each one committed whole, failed or skipped)"
+        )
+        return line, {"files": done, "scope_id": sc}
+
+    with stored_before_error(as_json, stored), open_rg(as_json) as rg:
         for p in paths:
             if p == "-":
                 text = read_input("-")
@@ -86,8 +104,9 @@ def ingest_cmd(
             bar: Any = None
 
             def tick(done: int, total: int, name: str, label: str = p) -> None:
-                nonlocal bar
-                if as_json and not sys.stderr.isatty():
+                nonlocal bar, current
+                current = done
+                if not sys.stderr.isatty():
                     return
                 if bar is None:
                     bar = click.progressbar(length=total, label=f"  {label}", file=sys.stderr)
@@ -104,6 +123,7 @@ def ingest_cmd(
             )
             if bar is not None:
                 bar.__exit__(None, None, None)
+            current = 0
             documents.extend(sub.documents)
             skipped.extend(sub.skipped)
             seconds += sub.seconds

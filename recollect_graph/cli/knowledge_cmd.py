@@ -22,7 +22,13 @@ from recollect_graph.cli.common import (
     scope_option,
     short,
 )
-from recollect_graph.cli.output import emit_json, handle_errors, json_option, table
+from recollect_graph.cli.output import (
+    emit_json,
+    handle_errors,
+    json_option,
+    stored_before_error,
+    table,
+)
 from recollect_graph.errors import EntryNotFound, InvalidInput
 from recollect_graph.vocabulary import ENTRY_TYPES
 
@@ -80,14 +86,30 @@ def _file_items(path: str, defaults: dict[str, Any]) -> list[dict[str, Any]]:
 def _remember_many(
     rg: Recollect, items: list[dict[str, Any]], scope: str, owner: str, as_json: bool
 ) -> list[Entry]:
-    if as_json and not sys.stderr.isatty():
-        return rg.remember_many(items, scope_id=scope, owner_id=owner)
-    with click.progressbar(length=len(items), label="remembering", file=sys.stderr) as bar:
+    done = 0
 
-        def tick(done: int, _total: int) -> None:
-            bar.update(done - bar.pos)
+    def stored() -> tuple[str, dict[str, Any]] | None:
+        if not done:
+            return None
+        line = f"remembered {done} of {len(items)} entries in scope {scope} before the error"
+        return line, {"entries": done, "of": len(items), "scope_id": scope}
 
-        return rg.remember_many(items, scope_id=scope, owner_id=owner, progress=tick)
+    with stored_before_error(as_json, stored):
+        if not sys.stderr.isatty():
+
+            def count(n: int, _total: int) -> None:
+                nonlocal done
+                done = n
+
+            return rg.remember_many(items, scope_id=scope, owner_id=owner, progress=count)
+        with click.progressbar(length=len(items), label="remembering", file=sys.stderr) as bar:
+
+            def tick(n: int, _total: int) -> None:
+                nonlocal done
+                done = n
+                bar.update(n - bar.pos)
+
+            return rg.remember_many(items, scope_id=scope, owner_id=owner, progress=tick)
 
 
 @click.command("remember")

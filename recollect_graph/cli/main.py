@@ -52,6 +52,9 @@ def cli(verbose: int) -> None:
     """
     level = logging.WARNING - 10 * min(verbose, 2)
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+    # The driver logs each failed connection attempt and retry; without -v the one ``Error:``
+    # line the command ends with says it all (and stays the last line on stderr).
+    logging.getLogger("neo4j").setLevel(logging.NOTSET if verbose else logging.CRITICAL)
 
 
 cli.add_command(neo4j_group)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 import click
@@ -48,8 +49,33 @@ def handle_errors(fn: F) -> F:
             return fn(*args, **kwargs)
         except RecollectError as e:
             if kwargs.get("as_json"):
-                emit_json({"error": e.code, "message": str(e)})
+                stored = getattr(e, "stored", None)
+                extra = {"stored": stored} if stored is not None else {}
+                emit_json({"error": e.code, "message": str(e), **extra})
             click.echo(f"Error: {e}", err=True)
             sys.exit(1)
 
     return wrapper  # type: ignore[return-value]
+
+
+@contextlib.contextmanager
+def stored_before_error(
+    as_json: bool, describe: Callable[[], tuple[str, dict[str, Any]] | None]
+) -> Iterator[None]:
+    """Say what a batch command stored before a :class:`RecollectError` stopped it.
+
+    ``describe()`` gives ``(line, data)`` (None: nothing was stored). The line goes to stdout
+    (so the ``Error:`` line stays the last and only line on stderr); with ``--json`` the data is
+    the error object's ``stored``. The error then goes on to :func:`handle_errors`.
+    """
+    try:
+        yield
+    except RecollectError as e:
+        got = describe()
+        if got is not None:
+            line, data = got
+            if as_json:
+                e.stored = data  # type: ignore[attr-defined]
+            else:
+                click.echo(line)
+        raise

@@ -8,7 +8,8 @@ revisions that supersede the old ones, and unchanged sections are skipped as alr
 
 Front matter (``---`` ... ``---`` at the top) is honoured: ``title``, ``tags`` (a list or comma
 text), ``type`` (an entry type), ``date`` (when it became true), ``pinned``, ``summary`` or
-``description``, ``confidence``; ``draft: true`` or ``learn: false`` skips the note.
+``description``, ``confidence``; ``draft: true`` or ``learn: false`` skips the note. A file that
+is not text (a NUL byte, or mostly not UTF-8) is skipped with that reason.
 """
 
 from __future__ import annotations
@@ -20,10 +21,14 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
+from recollect_graph.errors import InvalidInput
 from recollect_graph.learners.base import Event, Extract, LearnerError, Skip, stream_id
+from recollect_graph.services.kernel.validation import file_text
 from recollect_graph.vocabulary import ENTRY_TYPES
 
 SPLIT_OVER = 1500
+#: Why a note file is skipped when it is not text (a NUL byte, or mostly not UTF-8).
+NOT_TEXT = "not a text file (binary, or not UTF-8)"
 _HEADING = re.compile(r"^(#{1,2})\s+(.+?)\s*#*\s*$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 
@@ -141,9 +146,13 @@ class NotesLearner:
             if since is not None and at < since:
                 continue
             try:
-                text = f.read_text(encoding="utf-8", errors="replace")
+                text = file_text(f.read_bytes(), rel)
             except OSError as e:
                 raise LearnerError(f"notes: cannot read {f}: {e.strerror or e}") from e
+            except InvalidInput:
+                # Skipped (counted with this reason), like a draft: a binary file named .md.
+                events.append(Event(key=rel, at=at, data={"path": rel, "not_text": True}))
+                continue
             events += self._note_events(rel, at, text)
         return events
 
@@ -185,6 +194,8 @@ class NotesLearner:
     def extract(self, event: Event) -> Extract | Skip:
         """A note (or section) as an entry; drafts and empty sections are skipped."""
         d = event.data
+        if d.get("not_text"):
+            return Skip(NOT_TEXT)
         meta: dict[str, Any] = dict(d["meta"])
         if meta.get("draft") is True or meta.get("learn") is False:
             return Skip("draft or excluded by front matter")

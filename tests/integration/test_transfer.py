@@ -108,9 +108,23 @@ def test_round_trip_into_a_new_scope(rg: Recollect, scope_id: str) -> None:
     assert after["types"] == before["types"]
     assert after["nodes"] == before["nodes"]  # properties, vectors and timestamps included
     assert after["rels"] == before["rels"]
-    # re-import is a no-op
-    rg.import_(lines, scope_id=new)
+    assert (result.nodes_created, result.nodes_updated, result.nodes_unchanged) == (
+        header["nodes"],
+        0,
+        0,
+    )
+    assert result.rels_created == result.rels and result.rels_unchanged == 0
+    # re-import is a no-op, and says so: everything already there, nothing new
+    again_report = rg.import_(lines, scope_id=new)
     assert snapshot(rg, new) == after
+    assert (again_report.nodes, again_report.nodes_created, again_report.nodes_updated) == (
+        header["nodes"],
+        0,
+        0,
+    )
+    assert again_report.nodes_unchanged == header["nodes"]
+    assert again_report.rels_unchanged == again_report.rels == result.rels
+    assert again_report.rels_created == again_report.rels_updated == 0
     # ids were remapped: the original scope is untouched and the ids differ
     old_ids = {
         r["id"]
@@ -194,6 +208,9 @@ def test_cli_export_and_import(run: Any, scope_id: str, tmp_path: Path) -> None:
     assert data(r)["nodes"] >= 1 and data(r)["ids"] == "remapped"
     r = run("import", str(out), "--scope", f"{scope_id}-cli")
     assert "imported" in r.stdout
+    nodes = data(run("import", str(out), "--scope", f"{scope_id}-cli", "--json"))
+    assert nodes["nodes_created"] == 0 and nodes["nodes_unchanged"] == nodes["nodes"] >= 1
+    assert f"(0 new, 0 changed, {nodes['nodes']} already there)" in r.stdout
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"format": "nope"}\n')
     assert_one_line_error(run("import", str(bad), ok=False), "not a recollect-graph export")

@@ -9,7 +9,10 @@ they start failing (XPASS) the day the bug is fixed, and then the mark goes.
 
 from __future__ import annotations
 
+import json
 import os
+import random
+import re
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,7 +24,7 @@ from click.testing import CliRunner, Result
 
 from recollect_graph import Recollect, Settings
 from recollect_graph.cli.main import cli
-from recollect_graph.errors import DatabaseUnavailable, RecollectError
+from recollect_graph.errors import DatabaseUnavailable, InvalidInput, RecollectError
 from tests.helpers import assert_one_line_error
 from tests.reliability.support import violations
 
@@ -107,6 +110,26 @@ def _turns(c: Ctx, turns: Any, session: Any = "chat") -> Any:
     return c.rg.sessions.add_turns(session, turns, scope_id=c.scope, owner_id="kai")
 
 
+def _doc(c: Ctx, title: str = "Runbook", **kw: Any) -> Any:
+    return c.rg.documents.ingest(title, "# Runbook\n\nRestart the worker.\n", owner_id="kai",
+                                 scope_id=c.scope, **kw)  # fmt: skip
+
+
+#: (case, what the message must name: the field and the limit)
+LIMIT_NEEDLES = [
+    ("remember 10,000 tags", "more than 100 tags"),
+    ("remember 5 MB of tags", "longer than 500 characters"),
+    ("remember metadata 200 KB", "metadata is larger than 100000 characters"),
+    ("remember description 20,001", "description is longer than 20000"),
+    ("remember summary 20,001", "summary is longer than 20000"),
+    ("remember_many: the 2nd item's 101 tags", "item 1: tags: more than 100 tags"),
+    ("turn speaker 101", "speaker is longer than 100"),
+    ("document title 501", "title is longer than 500"),
+    ("document collection 201", "collection is longer than 200"),
+    ("document metadata 200 KB", "metadata is larger than 100000"),
+]
+
+
 API_CASES = [
     # empty
     case("empty", "remember content", lambda c: _rem(c, "")),
@@ -147,6 +170,27 @@ API_CASES = [
     case("huge", "handoff", lambda c: c.rg.sessions.handoff("chat", scope_id=c.scope, what=BIG)),
     case("huge", "reflect summary", lambda c: _mem(c).reflect("s", BIG)),
     case("huge", "get id", lambda c: c.rg.get(BIG, scope_id=c.scope)),
+    # over a stated limit (MAX_* in services/kernel/validation.py)
+    case("limit", "remember 10,000 tags", lambda c: _rem(c, tags=[f"t{i}" for i in range(10_000)])),
+    case("limit", "remember 101 tags", lambda c: _rem(c, tags=[f"t{i}" for i in range(101)])),
+    case("limit", "remember 5 MB of tags", lambda c: _rem(c, tags=[f"{i}" + "x" * 50_000 for i in range(100)])),
+    case("limit", "remember a 501-character tag", lambda c: _rem(c, tags=["t" * 501])),
+    case("limit", "remember metadata 200 KB", lambda c: _rem(c, metadata={"k": "x" * 200_000})),
+    case("limit", "remember context_hints 200 KB", lambda c: _rem(c, context_hints={"k": "x" * 200_000})),
+    case("limit", "remember description 20,001", lambda c: _rem(c, description="d" * 20_001)),
+    case("limit", "remember summary 20,001", lambda c: _rem(c, summary="s" * 20_001)),
+    case("limit", "remember title 301", lambda c: _rem(c, title="t" * 301)),
+    case("limit", "remember source_id 2,001", lambda c: _rem(c, source_id="s" * 2001)),
+    case("limit", "remember_many: the 2nd item's 101 tags",
+         lambda c: c.rg.remember_many([{"content": "a fine first item"}, {"content": "second", "tags": [f"t{i}" for i in range(101)]}],
+                                      scope_id=c.scope, owner_id="kai")),
+    case("limit", "turn speaker 101", lambda c: _turns(c, [{"id": "t", "speaker": "s" * 101, "text": "x"}])),
+    case("limit", "turn text 100,001", lambda c: _turns(c, [{"id": "t", "speaker": "a", "text": "w " * 50_001}])),
+    case("limit", "session title 301", lambda c: c.rg.sessions.add_turns("chat", [{"id": "t9", "speaker": "a", "text": "x"}], scope_id=c.scope, owner_id="kai", title="t" * 301)),
+    case("limit", "document title 501", lambda c: _doc(c, title="t" * 501)),
+    case("limit", "document collection 201", lambda c: _doc(c, collection="c" * 201)),
+    case("limit", "document metadata 200 KB", lambda c: _doc(c, metadata={"k": "x" * 200_000})),
+    case("limit", "document source_id 2,001", lambda c: _doc(c, source_id="s" * 2001)),
     # binary
     case("binary", "remember bytes", lambda c: _rem(c, b"\x00\xff\xfe binary")),
     case("binary", "search bytes", lambda c: c.rg.search(_bad(b"\xff"), scope_id=c.scope)),
@@ -250,6 +294,78 @@ def test_bad_api_input_is_refused_and_changes_nothing(ctx: Ctx, kind: str, call:
     assert graph_counts(ctx.rg) == before
 
 
+@pytest.mark.parametrize(("name", "needle"), LIMIT_NEEDLES, ids=[n for n, _ in LIMIT_NEEDLES])
+def test_a_refused_limit_names_the_field_and_the_limit(ctx: Ctx, name: str, needle: str) -> None:
+    call = next(p.values[1] for p in API_CASES if p.id == f"limit: {name}")
+    before = graph_counts(ctx.rg)
+    with pytest.raises(InvalidInput, match=re.escape(needle)):
+        call(ctx)
+    assert graph_counts(ctx.rg) == before
+
+
+def test_values_at_their_limits_are_stored(ctx: Ctx) -> None:
+    """100 tags of 500 characters, 100,000 characters of metadata JSON, a 20,000-character
+    description and a 300-character title are stored as given."""
+    tags = [f"{i:03d}" + "t" * 497 for i in range(100)]
+    meta = {"k": "m" * (100_000 - len('{"k": ""}'))}
+    e = _rem(ctx, "An entry at every limit", tags=tags, metadata=meta, description="d" * 20_000,
+             title="t" * 300)  # fmt: skip
+    try:
+        got = ctx.rg.get(e.id, scope_id=ctx.scope)
+        assert (got.tags, got.metadata, got.title) == (tags, meta, "t" * 300)
+    finally:
+        ctx.rg.forget(e.id, scope_id=ctx.scope)
+
+
+def test_an_import_over_a_limit_is_refused(ctx: Ctx) -> None:
+    """An export edited to give an entry 101 tags is refused (the line named), writing nothing."""
+    lines = list(ctx.rg.export(ctx.scope))
+    entry = next(x for x in lines if x.get("kind") == "node" and "Entry" in x["labels"])
+    entry["props"]["tags"] = [f"t{i}" for i in range(101)]
+    before = graph_counts(ctx.rg)
+    with pytest.raises(InvalidInput, match="more than 100 tags"):
+        ctx.rg.import_(lines, scope_id=f"{ctx.scope}-copy")
+    assert graph_counts(ctx.rg) == before
+
+
+def test_a_binary_file_named_md_is_not_ingested(ctx: Ctx, tmp_path: Path) -> None:
+    """200 KB of random bytes named ``.md``: refused alone; skipped with the reason in a folder
+    (the text files beside it are ingested); a stray Latin-1 byte in a text file is not refused."""
+    junk = random.Random(7).randbytes(200_000)
+    (tmp_path / "junk.md").write_bytes(junk)
+    (tmp_path / "nul.txt").write_bytes(b"plain text\x00with a NUL\n")
+    (tmp_path / "good.md").write_text("# Good\n\nThe worker restarts nightly.\n")
+    (tmp_path / "latin.md").write_bytes(
+        b"# Caf\xe9\n\n" + b"One stray Latin-1 byte in a note. " * 20
+    )
+    before = graph_counts(ctx.rg)
+    with pytest.raises(InvalidInput, match=r"not UTF-8 text|NUL byte"):
+        ctx.rg.documents.ingest_path(tmp_path / "junk.md", owner_id="kai", scope_id=ctx.scope)
+    assert graph_counts(ctx.rg) == before
+    report = ctx.rg.documents.ingest_path(tmp_path, owner_id="kai", scope_id=ctx.scope)
+    assert sorted(d.path.rsplit("/", 1)[-1] for d in report.documents if d.path) == [
+        "good.md",
+        "latin.md",
+    ]
+    reasons = dict(s.split(": ", 1) for s in report.skipped)
+    assert set(reasons) == {"junk.md", "nul.txt"}
+    assert "binary" in reasons["junk.md"] and "NUL byte at byte 10" in reasons["nul.txt"]
+    chunks = ctx.rg.query("MATCH (c:Chunk {scope_id: $s}) RETURN count(c) AS n", {"s": ctx.scope})
+    assert 0 < chunks[0]["n"] < 10  # two small documents, no 394 chunks of garbage
+    for d in report.documents:
+        ctx.rg.documents.forget(d.document_id, scope_id=ctx.scope)
+
+
+def test_the_notes_learner_skips_a_binary_note(ctx: Ctx, tmp_path: Path) -> None:
+    (tmp_path / "good.md").write_text("# Deploys\n\nDeploys need two approvals from ops.\n")
+    (tmp_path / "junk.md").write_bytes(bytes(range(256)) * 40)
+    scope = f"{ctx.scope}-notes"
+    res = ctx.rg.learners.learn(scope, "kai", {"notes": {"folder": str(tmp_path)}})["notes"]
+    assert res.learned == 1 and not res.errors
+    assert res.skipped["not a text file (binary, or not UTF-8)"] == 1
+    assert [e.content.splitlines()[0] for e in ctx.rg.recent(scope)] == ["Deploys"]
+
+
 def test_a_huge_word_in_valid_content_is_stored(ctx: Ctx) -> None:
     """Content far under its limit is stored even when one word is 20,000 characters long (its
     claim's key is longer than a range index holds: it is cut and hashed, not refused)."""
@@ -268,6 +384,8 @@ PER_ITEM_CASES = [
     case("empty", "insert without title", lambda c: _mem(c).insert([{"content": "x"}])),
     case("huge", "insert 10 MB title", lambda c: _mem(c).insert([{"title": BIG}])),
     case("out_of_range", "insert score 99", lambda c: _mem(c).insert([{"title": "t", "score": 99}])),
+    case("limit", "insert 101 tags", lambda c: _mem(c).insert([{"title": "tagged", "tags": [f"t{i}" for i in range(101)]}])),
+    case("limit", "insert description 20,001", lambda c: _mem(c).insert([{"title": "long", "description": "d" * 20_001}])),
     case("wrong_type", "insert item str", lambda c: _mem(c).insert(["just text"])),
     case("wrong_type", "feedback useful str", lambda c: _mem(c).feedback([{"id": c.b, "useful": "yes"}])),
     case("out_of_range", "feedback confidence 11", lambda c: _mem(c).feedback([{"id": c.b, "useful": True, "confidence": 11}])),
@@ -342,7 +460,16 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "empty": d / "empty.jsonl",
         "wrong_shape": d / "shape.json",
         "turns_bad": d / "turns.jsonl",
+        "binary_md": d / "junk.md",
+        "nul_jsonl": d / "nul.jsonl",
+        "many_tags": d / "tags.jsonl",
     }
+    out["binary_md"].write_bytes(random.Random(3).randbytes(200_000))
+    out["nul_jsonl"].write_bytes(b'{"content": "fine"}\n{"content": "nul \x00 inside"}\n')
+    out["many_tags"].write_text(
+        '{"content": "fine"}\n'
+        + json.dumps({"content": "x", "tags": [str(i) for i in range(10_000)]})
+    )
     out["invalid_utf8"].write_bytes(b'{"content": "caf\xe9 \xff\xfe"}\n')
     out["binary"].write_bytes(bytes(range(256)) * 8)
     out["nested"].write_text('{"content": "x", "metadata": ' + '{"a": ' * 5000 + "1" + "}" * 5001)
@@ -382,6 +509,11 @@ CLI_CASES: list[Any] = [
      None),
     ("nested", ["remember", "--file", F, "--scope", "S"], "", "nested",
      None),
+    ("binary", ["docs", "ingest", F, "--scope", "S"], "not a text file", "binary_md", None),
+    ("binary", ["remember", "--file", F, "--scope", "S"], "NUL byte at byte 37", "nul_jsonl", None),
+    ("limit", ["remember", "--file", F, "--scope", "S"], "item 1: tags: more than 100 tags", "many_tags", None),
+    ("limit", ["remember", "x", "--scope", "S", *[a for i in range(101) for a in ("--tag", f"t{i}")]],
+     "more than 100 tags", None, None),
     ("nested", ["remember", "x", "--scope", "S", "--metadata", '{"a": ' * 5000 + "1" + "}" * 5000],
      "nested too deeply", None, None),
     ("wrong_type", ["remember", "--file", F, "--scope", "S"], "not valid JSON", "not_json", None),

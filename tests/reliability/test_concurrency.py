@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -21,6 +22,7 @@ from typing import Any
 import pytest
 
 from recollect_graph import Recollect
+from recollect_graph.errors import EntryNotFound
 from tests.reliability.ops import HEAVY_MIX, MIX, SHARED_FACTS, merge, prepare, run_ops
 from tests.reliability.support import Crashable, violations
 
@@ -94,6 +96,35 @@ def test_concurrent_ratings_of_one_memory_are_all_counted(rg: Recollect) -> None
         {"id": target.id},
     )[0]
     assert row == {"n": 100, "uses": 100}
+
+
+def test_two_forgets_of_one_entry_race_and_one_wins(rg: Recollect) -> None:
+    """Two threads forget the same entry at once, 10 rounds: each time exactly one succeeds, the
+    other is told not found, and exactly one ``forget`` operation is logged."""
+    scope = _scope()
+    barrier = threading.Barrier(2, timeout=30)
+    for round_ in range(10):
+        e = rg.remember(f"Entry {round_} to forget twice", scope_id=scope, owner_id="kai")
+
+        def forget(_: int, entry_id: str = e.id) -> str:
+            barrier.wait()
+            try:
+                rg.forget(entry_id, scope_id=scope)
+            except EntryNotFound:
+                return "not found"
+            return "forgotten"
+
+        with ThreadPoolExecutor(2) as ex:
+            outcomes = sorted(ex.map(forget, range(2)))
+        assert outcomes == ["forgotten", "not found"], (round_, outcomes)
+        ops = rg.query(
+            "MATCH (o:Operation {scope_id: $s, kind: 'forget'}) WHERE $id IN o.entry_ids "
+            "RETURN count(o) AS n",
+            {"s": scope, "id": e.id},
+        )
+        assert ops == [{"n": 1}], round_
+        assert rg.get_many([e.id], scope_id=scope) == []
+    assert violations(rg, scope) == {}
 
 
 def test_concurrent_add_turns_to_one_session_keep_one_chain(rg: Recollect) -> None:

@@ -16,6 +16,7 @@ kill it once per writer. A last test kills the client process instead, in the mi
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import threading
@@ -436,3 +437,43 @@ def test_client_process_killed_again_and_again(
     assert sum(1 for e in again if not e.created) == before
     assert _entries(r, scope) == n
     assert violations(r, None) == {}
+
+
+def test_remember_file_says_what_was_stored_when_the_server_dies(
+    crashable: Crashable, clients: Callable[[], Recollect], tmp_path: Path
+) -> None:
+    """``remember --file`` (700 items, batches of 256) with Neo4j SIGKILLed after the first batch:
+    stdout says how many entries were stored before the error, and stderr holds one line, the
+    ``Error:`` (no driver log lines, no progress bar: stderr is not a terminal)."""
+    crashable.ensure_up()
+    scope, n = f"crash-cli-{uuid.uuid4().hex[:8]}", 700
+    items = tmp_path / "items.jsonl"
+    items.write_text("".join(json.dumps({"content": f"Fact {i}: service {i} uses queue {i}."})
+                             + "\n" for i in range(n)))  # fmt: skip
+    r = clients()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "recollect_graph", "remember", "--file", str(items),
+         "--scope", scope, "--owner", "kai"],
+        env=crashable.env(), cwd=Path(__file__).parents[2],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 300
+        while _entries(r, scope) < 256:
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "no batch was stored in time"
+            time.sleep(0.05)
+        crashable.kill9()
+        out, err = proc.communicate(timeout=180)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 1, (out, err)
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), err
+    said = re.search(r"remembered (\d+) of 700 entries in scope \S+ before the error", out)
+    assert said, out
+    crashable.restart()
+    stored = _entries(clients(), scope)
+    assert int(said.group(1)) in (256, 512) and int(said.group(1)) <= stored < n

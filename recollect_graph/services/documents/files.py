@@ -12,11 +12,13 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 
+from recollect_graph.services.kernel.validation import MAX_FILE_BYTES, file_text
+
 MARKDOWN = (".md", ".markdown", ".mdx")
 TEXT = (".txt", ".text", ".rst")
 HTML = (".html", ".htm", ".xhtml")
 SUFFIXES = MARKDOWN + TEXT + HTML
-MAX_FILE_BYTES = 5_000_000
+__all__ = ["MAX_FILE_BYTES", "FileDoc", "find", "html_to_text", "read"]
 _SKIP_DIRS = {".git", "node_modules", "__pycache__", ".venv", "venv", ".tox", "site-packages"}
 
 
@@ -46,15 +48,16 @@ def find(root: Path, *, recursive: bool = True) -> list[Path]:
 
 
 def read(path: Path) -> FileDoc:
-    """Read one file (UTF-8; invalid bytes replaced).
+    """Read one file (UTF-8; a few invalid bytes replaced).
 
     Raises:
         ValueError: The file is too large or not a supported kind.
+        InvalidInput: It is not text (a NUL byte, or mostly not UTF-8).
     """
     size = path.stat().st_size
     if size > MAX_FILE_BYTES:
         raise ValueError(f"larger than {MAX_FILE_BYTES} bytes")
-    raw = path.read_bytes().decode("utf-8", errors="replace")
+    raw = file_text(path.read_bytes(), "the file")
     suffix = path.suffix.lower()
     if suffix in HTML:
         title, text = html_to_text(raw)

@@ -48,12 +48,21 @@ from recollect_graph.services.documents.pipeline import (
     write,
 )
 from recollect_graph.services.kernel.times import native, now_utc
-from recollect_graph.services.kernel.validation import json_map, one_of, require_text
+from recollect_graph.services.kernel.validation import (
+    MAX_COLLECTION_CHARS,
+    MAX_DOCUMENT_CHARS,
+    MAX_DOCUMENT_TITLE_CHARS,
+    MAX_SCOPE_CHARS,
+    MAX_SOURCE_ID_CHARS,
+    json_map,
+    one_of,
+    require_text,
+)
 from recollect_graph.vocabulary import DOCUMENT_SOURCE_TYPES, DOCUMENT_STATUSES
 
 log = logging.getLogger(__name__)
 
-MAX_CONTENT_CHARS = 5_000_000
+MAX_CONTENT_CHARS = MAX_DOCUMENT_CHARS
 Progress = Callable[[int, int, str], None]
 
 
@@ -143,19 +152,23 @@ class Documents:
             InvalidInput: Bad arguments; nothing is written.
             PipelineFailed: A step failed; the run and the document say ``failed``.
         """
-        title = require_text(title, "title", max_len=500)
+        title = require_text(title, "title", max_len=MAX_DOCUMENT_TITLE_CHARS)
         if not isinstance(content, str) or not content.strip():
             raise InvalidInput("content must be a non-empty string")
         if len(content) > MAX_CONTENT_CHARS:
             raise InvalidInput(f"content is longer than {MAX_CONTENT_CHARS} characters")
-        scope_id = require_text(scope_id, "scope_id", max_len=200)
-        owner_id = require_text(owner_id, "owner_id", max_len=200)
-        collection = require_text(collection, "collection", max_len=200)
+        scope_id = require_text(scope_id, "scope_id", max_len=MAX_SCOPE_CHARS)
+        owner_id = require_text(owner_id, "owner_id", max_len=MAX_SCOPE_CHARS)
+        collection = require_text(collection, "collection", max_len=MAX_COLLECTION_CHARS)
         source_type = one_of(source_type, "source_type", DOCUMENT_SOURCE_TYPES)
         meta = json_map(metadata, "metadata")
         superseded = [require_text(e, "supersedes", max_len=200) for e in supersedes]
         h = content_hash(title, content)
-        src = require_text(source_id, "source_id", max_len=2000) if source_id else f"sha256:{h}"
+        src = (
+            require_text(source_id, "source_id", max_len=MAX_SOURCE_ID_CHARS)
+            if source_id
+            else f"sha256:{h}"
+        )
         doc_id = document_id(scope_id, collection, source_type, src)
         state = self.db.read("documents/state", scope_id=scope_id, id=doc_id)
         if state and state[0]["content_hash"] == h and state[0]["status"] == "ready":
@@ -279,10 +292,13 @@ class Documents:
 
         Each file is a document whose ``source_id`` is its path relative to the folder (the
         file name for a single file), so re-ingesting a folder updates only what changed. A file
-        that fails is reported (status ``failed``) and the others go on.
+        that fails is reported (status ``failed``) and the others go on; one that is not text (a
+        NUL byte, mostly not UTF-8), too large or empty is skipped with the reason (in
+        ``skipped``).
 
         Raises:
-            InvalidInput: The path does not exist or holds no readable file.
+            InvalidInput: The path does not exist or holds no readable file; a single file
+                given that would be skipped (nothing is written).
         """
         import time
 
@@ -303,11 +319,12 @@ class Documents:
                 progress(i, len(files), rel)
             try:
                 doc = doc_files.read(f)
-            except (OSError, ValueError) as e:
+                if not doc.text.strip():
+                    raise ValueError("empty")
+            except (OSError, ValueError, InvalidInput) as e:
+                if root.is_file():
+                    raise InvalidInput(f"{rel}: {e}") from e
                 skipped.append(f"{rel}: {e}")
-                continue
-            if not doc.text.strip():
-                skipped.append(f"{rel}: empty")
                 continue
             try:
                 documents.append(

@@ -133,22 +133,25 @@ def revert(run: Run, before: Mapping[str, Any], now: datetime) -> None:
         )
 
 
-def delete_entry(run: Run, entry_id: str, now: datetime) -> None:
+def delete_entry(run: Run, entry_id: str, now: datetime) -> bool:
     """Hard-delete an entry and everything derived from it, inside the caller's transaction.
 
     Its claims and mentions go (and entities left with nothing referring to them), reified
     relations lose its evidence (and go when none is left), pending link suggestions naming it
     go, a turn is taken out of its session (``NEXT`` relinked around it, ``turn_count``
     lowered), then the entry and its relationships. Nothing happens for an unknown id.
+
+    Returns:
+        Whether the entry was there and is now deleted (the caller logs the deletion only then).
     """
     rows = run("entries/scope_of", id=entry_id)
     if not rows:
-        return
+        return False
     run("claims/retract", id=entry_id)
     run("claims/retract_relations", id=entry_id)
     run("links/drop_for_entry", id=entry_id, scope_id=rows[0]["scope_id"])
     run("sessions/unlink_turn", id=entry_id, now=now)
-    run("entries/delete", id=entry_id)
+    return bool(run("entries/delete", id=entry_id)[0]["deleted"])
 
 
 def revive_superseded(run: Run, entry_id: str) -> list[dict[str, Any]]:

@@ -32,7 +32,12 @@ from recollect_graph.services.claims.store import claim_rows, find_conflicts_man
 from recollect_graph.services.kernel.hashing import content_hash
 from recollect_graph.services.kernel.times import aware, native, now_utc
 from recollect_graph.services.kernel.validation import (
+    MAX_CONTENT_CHARS,
+    MAX_DESCRIPTION_CHARS,
     MAX_OFFSET,
+    MAX_SCOPE_CHARS,
+    MAX_SOURCE_ID_CHARS,
+    MAX_TITLE_CHARS,
     in_range,
     json_map,
     one_of,
@@ -176,8 +181,8 @@ class Knowledge(History):
         Returns:
             The entries in input order.
         """
-        scope_id = require_text(scope_id, "scope_id", max_len=200)
-        owner_id = require_text(owner_id, "owner_id", max_len=200)
+        scope_id = require_text(scope_id, "scope_id", max_len=MAX_SCOPE_CHARS)
+        owner_id = require_text(owner_id, "owner_id", max_len=MAX_SCOPE_CHARS)
         batch_size = int(in_range(batch_size, "batch_size", 1, 100_000))
         if isinstance(items, (str, bytes, Mapping)) or not isinstance(items, Iterable):
             raise InvalidInput("items must be a list of maps, each with at least a content")
@@ -204,7 +209,7 @@ class Knowledge(History):
             raise InvalidInput(f"item {i}: unknown fields {sorted(unknown)}")
         if item.get("redact"):
             item.update({k: redact_value(item[k]) for k in _REDACTED_FIELDS if k in item})
-        content = require_text(item.get("content"), f"item {i}: content", max_len=200_000)
+        content = require_text(item.get("content"), f"item {i}: content", max_len=MAX_CONTENT_CHARS)
         hints = item.get("context_hints")
         if hints is None and self.capture_context:
             hints = context_mod.detect()
@@ -222,20 +227,26 @@ class Knowledge(History):
         valence = item.get("emotional_valence")
         if valence is not None:
             valence = one_of(valence, f"item {i}: emotional_valence", VALENCES)
-        title = optional_text(item.get("title"), f"item {i}: title", max_len=300)
+        title = optional_text(item.get("title"), f"item {i}: title", max_len=MAX_TITLE_CHARS)
         props: dict[str, Any] = {
             "content": content,
             "content_hash": content_hash(content),
             "entry_type": entry_type,
             "title": title,
-            "description": optional_text(item.get("description"), f"item {i}: description"),
-            "summary": optional_text(item.get("summary"), f"item {i}: summary"),
-            "tags": tag_list(item.get("tags")),
+            "description": optional_text(
+                item.get("description"), f"item {i}: description", max_len=MAX_DESCRIPTION_CHARS
+            ),
+            "summary": optional_text(
+                item.get("summary"), f"item {i}: summary", max_len=MAX_DESCRIPTION_CHARS
+            ),
+            "tags": tag_list(item.get("tags"), f"item {i}: tags"),
             "source": one_of(item.get("source", "system"), f"item {i}: source", SOURCES),
             "source_type": one_of(
                 item.get("source_type", "observed"), f"item {i}: source_type", SOURCE_TYPES
             ),
-            "source_id": optional_text(item.get("source_id"), f"item {i}: source_id", max_len=2000),
+            "source_id": optional_text(
+                item.get("source_id"), f"item {i}: source_id", max_len=MAX_SOURCE_ID_CHARS
+            ),
             "metadata": json_map(metadata, f"item {i}: metadata"),
             "context_hints": json_map(hints or {}, f"item {i}: context_hints"),
             "confidence": in_range(item.get("confidence", 1.0), f"item {i}: confidence", 0, 1),

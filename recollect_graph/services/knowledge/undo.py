@@ -43,13 +43,18 @@ class History:
         now = now_utc()
 
         def tx_fn(tx: Tx) -> Entry:
+            # The entry's write lock first: a concurrent forget of it waits here, then finds it
+            # gone; the check, the delete and the operation are one atomic step.
+            if not tx.run("entries/lock_one", id=entry_id, scope_id=scope_id):
+                raise EntryNotFound(entry_id)
             snap = tx.run("entries/snapshot", id=entry_id, scope_id=scope_id)
             if not snap:
                 raise EntryNotFound(entry_id)
             props = snap[0]["props"]
             edges = [e for e in snap[0]["edges"] if e is not None]
             revived = changesets.revive_superseded(tx.run, entry_id)
-            changesets.delete_entry(tx.run, entry_id, now)
+            if not changesets.delete_entry(tx.run, entry_id, now):
+                raise EntryNotFound(entry_id)
             before = json.dumps(
                 {"props": props, "labels": snap[0]["labels"], "edges": edges, "revived": revived},
                 default=_json_default,

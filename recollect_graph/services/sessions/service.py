@@ -34,7 +34,12 @@ from recollect_graph.results import ForkParent
 from recollect_graph.services.kernel.hashing import content_hash
 from recollect_graph.services.kernel.times import aware, native, now_utc
 from recollect_graph.services.kernel.validation import (
+    MAX_ID_CHARS,
     MAX_OFFSET,
+    MAX_SCOPE_CHARS,
+    MAX_SPEAKER_CHARS,
+    MAX_TITLE_CHARS,
+    MAX_TURN_CHARS,
     in_range,
     optional_text,
     require_text,
@@ -43,7 +48,6 @@ from recollect_graph.services.sessions import transcripts
 from recollect_graph.services.sessions.index import derive_index, mean_vector, resolve_chain
 
 TURN_BATCH = 128
-MAX_TURN_CHARS = 100_000
 
 
 @dataclass
@@ -64,7 +68,7 @@ def _role(turn: Mapping[str, Any], i: int) -> tuple[str, str]:
     speaker = turn.get("speaker") or turn.get("role")
     if not isinstance(speaker, str) or not speaker.strip():
         raise InvalidInput(f"turn {i}: speaker (or role) must be a non-empty string")
-    speaker = speaker.strip()[:100]
+    speaker = require_text(speaker, f"turn {i}: speaker", max_len=MAX_SPEAKER_CHARS)
     role = str(turn.get("role") or "").lower()
     if role not in ("user", "assistant", "system"):
         role = "assistant" if speaker.lower() in _ASSISTANTS else "user"
@@ -128,9 +132,9 @@ class Sessions:
         Raises:
             InvalidInput: A malformed turn (nothing is written).
         """
-        session_id = require_text(session_id, "session_id", max_len=200)
-        scope_id = require_text(scope_id, "scope_id", max_len=200)
-        owner_id = require_text(owner_id, "owner_id", max_len=200)
+        session_id = require_text(session_id, "session_id", max_len=MAX_ID_CHARS)
+        scope_id = require_text(scope_id, "scope_id", max_len=MAX_SCOPE_CHARS)
+        owner_id = require_text(owner_id, "owner_id", max_len=MAX_SCOPE_CHARS)
         if isinstance(turns, (str, bytes)) or not isinstance(turns, Sequence):
             raise InvalidInput("turns must be a list of {id, speaker, text, at} maps")
         prepared: list[dict[str, Any]] = []
@@ -141,7 +145,7 @@ class Sessions:
             tid = t.get("id")
             if isinstance(tid, int) and not isinstance(tid, bool):
                 tid = str(tid)
-            tid = require_text(tid, f"turn {i}: id", max_len=200)
+            tid = require_text(tid, f"turn {i}: id", max_len=MAX_ID_CHARS)
             text = require_text(t.get("text"), f"turn {i}: text", max_len=MAX_TURN_CHARS)
             if redact:
                 text = redact_text(text)
@@ -151,7 +155,7 @@ class Sessions:
                 continue
             seen.add(tid)
             prepared.append({"tid": tid, "text": text, "speaker": speaker, "role": role, "at": at})
-        title = optional_text(title, "title", max_len=300)
+        title = optional_text(title, "title", max_len=MAX_TITLE_CHARS)
         if redact and title:
             title = redact_text(title)
         session = {
@@ -163,7 +167,9 @@ class Sessions:
             "origin": optional_text(origin, "origin", max_len=100),
             "git_branch": None,
             "fork_marker": bool(parent_session_id),
-            "parent_pointer": optional_text(parent_session_id, "parent_session_id", max_len=200),
+            "parent_pointer": optional_text(
+                parent_session_id, "parent_session_id", max_len=MAX_ID_CHARS
+            ),
             "transcript_path": None,
             "source_size": None,
             "artifacts": None,

@@ -40,6 +40,7 @@ from recollect_graph.db.client import Db, Tx
 from recollect_graph.errors import InvalidInput, SchemaMismatch
 from recollect_graph.ids import imported_id
 from recollect_graph.results import ImportReport
+from recollect_graph.services.kernel.validation import stored_limits
 from recollect_graph.services.transfer.format import (
     FORMAT,
     LABEL_REF_KEYS,
@@ -170,11 +171,14 @@ class Transfer:
 
         Returns:
             The target and source scopes, whether ids were ``kept`` or ``remapped``, and the
-            nodes and relationships written (and relationships skipped).
+            nodes and relationships written (and relationships skipped), each split into new,
+            changed and already there as exported (a repeated import: all already there).
 
         Raises:
             InvalidInput: Not an export of this format/version, a malformed line, a label or
-                type outside the allow-lists, or an id another scope already holds.
+                type outside the allow-lists, a property over the limit a write enforces
+                (``STORED_LIMITS``: an entry's content, title, tags, metadata...), or an id
+                another scope already holds.
             SchemaMismatch: The export's embedding model or vector size differs from the
                 database's (checked before anything is written).
         """
@@ -230,7 +234,19 @@ class Transfer:
             nodes=job.nodes,
             rels=job.rels,
             skipped_rels=job.skipped,
+            nodes_created=job.nodes_created,
+            nodes_updated=job.nodes - job.nodes_created - job.nodes_unchanged,
+            nodes_unchanged=job.nodes_unchanged,
+            rels_created=job.rels_created,
+            rels_updated=job.rels - job.rels_created - job.rels_unchanged,
+            rels_unchanged=job.rels_unchanged,
         )
+
+
+def _counts(rows: list[dict[str, Any]]) -> tuple[int, int, int]:
+    """``(written, created, unchanged)`` of an import statement's one row."""
+    r = rows[0]
+    return int(r["written"]), int(r["created"]), int(r["unchanged"])
 
 
 def _parse(raw: str | dict[str, Any], n: int) -> dict[str, Any] | None:
@@ -284,7 +300,11 @@ class _Import:
         self.progress = progress
         self.derived: dict[str, str] = {}
         self.nodes = 0
+        self.nodes_created = 0
+        self.nodes_unchanged = 0
         self.rels = 0
+        self.rels_created = 0
+        self.rels_unchanged = 0
         self.skipped = 0
         self.done = 0
 
@@ -323,6 +343,7 @@ class _Import:
                 f"line {n}: node {old} is in scope {props.get('scope_id')!r}, "
                 f"not the exported scope {self.source!r}"
             )
+        stored_limits(key, props, f"line {n}")
         props = decode(props)
         props["scope_id"] = self.target
         if self.remap:
@@ -357,7 +378,7 @@ class _Import:
     def write_nodes(self, rows: list[dict[str, Any]]) -> None:
         target = self.target
 
-        def work(tx: Tx) -> int:
+        def work(tx: Tx) -> tuple[int, int, int]:
             taken = tx.run(
                 "transfer/foreign_ids",
                 rows=[{"key": r["key"], "id": r["props"]["id"], "scope_id": target} for r in rows],
@@ -369,19 +390,24 @@ class _Import:
                     f"(e.g. {t['label']} {t['id']} in {t['scope_id']!r}); import into a new "
                     "scope with remapped ids (the default for --scope NEW)"
                 )
-            return int(tx.run("transfer/import_nodes", rows=rows)[0]["written"])
+            return _counts(tx.run("transfer/import_nodes", rows=rows))
 
-        self.nodes += self.db.write_tx(work)
+        written, created, unchanged = self.db.write_tx(work)
+        self.nodes += written
+        self.nodes_created += created
+        self.nodes_unchanged += unchanged
         self._tick(len(rows))
 
     def write_rels(self, rows: list[dict[str, Any]]) -> None:
         target = self.target
 
-        def work(tx: Tx) -> int:
-            return int(tx.run("transfer/import_rels", scope_id=target, rows=rows)[0]["written"])
+        def work(tx: Tx) -> tuple[int, int, int]:
+            return _counts(tx.run("transfer/import_rels", scope_id=target, rows=rows))
 
-        written = self.db.write_tx(work)
+        written, created, unchanged = self.db.write_tx(work)
         self.rels += written
+        self.rels_created += created
+        self.rels_unchanged += unchanged
         self.skipped += len(rows) - written
         self._tick(len(rows))
 
