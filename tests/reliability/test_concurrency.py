@@ -173,7 +173,6 @@ def race_forget_and_read(rg: Recollect, n: int) -> dict[str, Any]:
 def test_reads_while_their_hits_are_forgotten_never_fail(rg: Recollect) -> None:
     """A hit forgotten while a search, fetch or get records its access is skipped, not an error."""
     out = race_forget_and_read(rg, 60)
-    print("RACE", {k: v if k != "errors" else len(v) for k, v in out.items()})
     assert out["errors"] == [], out["errors"][:3]
     assert out["reads"] >= 10 and out["hits"] > 0
 
