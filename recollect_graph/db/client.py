@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -35,6 +36,11 @@ from recollect_graph.errors import (
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 Row = dict[str, Any]
+#: Neo4j's code for a statement that found a node (by an index) which a concurrent transaction
+#: deleted before the statement could read or lock it (read-committed isolation).
+VANISHED = "Neo.ClientError.Statement.EntityNotFound"
+#: Attempts of a statement or transaction that keeps meeting vanished nodes.
+VANISHED_ATTEMPTS = 8
 
 
 def _short(params: Mapping[str, Any]) -> dict[str, Any]:
@@ -78,6 +84,27 @@ def translate_errors(what: str = "query") -> Iterator[None]:
         raise QueryError(f"{what}: {e.message} [{code}]", neo4j_code=code) from e
     except nx.DriverError as e:
         raise DatabaseUnavailable(f"{what}: driver error: {e}") from e
+
+
+def again_if_vanished(fn: Callable[[], T]) -> T:
+    """Run ``fn`` (a whole statement or transaction) again when a node vanished under it.
+
+    Neo4j reads committed data: a statement can find an entry through an index, then a
+    concurrent ``forget`` commits its deletion, and reading or linking that node fails with
+    ``EntityNotFound``. Nothing was written (the transaction is rolled back), and running it
+    again sees the deletion, so the vanished item is simply not matched: a search whose hit was
+    forgotten meanwhile records its access without it instead of failing. The driver retries
+    only transient errors, so this is done here, at most :data:`VANISHED_ATTEMPTS` times.
+    """
+    for attempt in range(1, VANISHED_ATTEMPTS + 1):
+        try:
+            return fn()
+        except nx.Neo4jError as e:
+            if e.code != VANISHED or attempt == VANISHED_ATTEMPTS:
+                raise
+            log.debug("a node vanished under the statement (attempt %d): running it again", attempt)
+            time.sleep(0.005 * attempt)
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 class Tx:
@@ -180,8 +207,10 @@ class Db:
         bound = _bind(q, params)
         log.debug("%s %s", name, _short(params))
         with translate_errors(name):
-            records, _, _ = self.driver.execute_query(
-                q.text, bound, database_=self.database, routing_=route
+            records, _, _ = again_if_vanished(
+                lambda: self.driver.execute_query(
+                    q.text, bound, database_=self.database, routing_=route
+                )
             )
         return [record_data(r) for r in records]
 
@@ -215,15 +244,16 @@ class Db:
     def write_tx(self, fn: Callable[[Tx], T]) -> T:
         """Run ``fn`` in one write transaction (atomic; retried by the driver on transient errors).
 
-        ``fn`` must be idempotent: the driver may call it more than once.
+        ``fn`` must be idempotent: the driver may call it more than once (and so may
+        :func:`again_if_vanished`, when a node it read was deleted under it).
         """
         with translate_errors("transaction"), self.driver.session(database=self.database) as s:
-            return s.execute_write(lambda tx: fn(Tx(tx)))
+            return again_if_vanished(lambda: s.execute_write(lambda tx: fn(Tx(tx))))
 
     def read_tx(self, fn: Callable[[Tx], T]) -> T:
         """Run ``fn`` in one read transaction (a consistent snapshot for several statements)."""
         with translate_errors("transaction"), self.driver.session(database=self.database) as s:
-            return s.execute_read(lambda tx: fn(Tx(tx)))
+            return again_if_vanished(lambda: s.execute_read(lambda tx: fn(Tx(tx))))
 
     def write_batches(
         self,

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from neo4j import GraphDatabase
 
 from recollect_graph import Recollect, Settings
-from recollect_graph.db.client import Db
+from recollect_graph.db.client import Db, Tx
 from recollect_graph.db.server import LocalServer, ensure_password
 from recollect_graph.models import ServerStatus
 
@@ -120,3 +122,56 @@ def write_notes(folder: Path, n: int) -> None:
             f"# {t} note {i}\n\nThe team uses {t} for service {i}. Runbook step {i}: restart "
             f"the {t} worker when the queue backs up.\n"
         )
+
+
+@contextlib.contextmanager
+def stop_inside_tx(rg: Recollect, statement: str, step: Callable[[], None]) -> Iterator[None]:
+    """Call ``step()`` inside ``rg``'s next write transaction, right after ``statement`` ran.
+
+    The transaction is then half-way (some statements run, nothing committed): the place where
+    a test kills the server or the client. ``step`` is called once, even if the driver retries.
+    """
+    write_tx = rg.db.write_tx
+    fired: list[int] = []
+
+    class Stopping:
+        def __init__(self, tx: Tx) -> None:
+            self.tx = tx
+
+        def run(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
+            out = self.tx.run(name, **params)
+            if name == statement and not fired:
+                fired.append(1)
+                step()
+            return out
+
+    def patched(fn: Callable[[Any], Any]) -> Any:
+        return write_tx(lambda tx: fn(Stopping(tx)))
+
+    rg.db.write_tx = patched  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        del rg.db.write_tx
+
+
+_SYLLABLES = ["ka", "lo", "mi", "ru", "te", "sa", "vo", "ni", "ze", "pu", "do", "ge"]
+
+
+def consolidation_items(clusters: int) -> list[dict[str, Any]]:
+    """``clusters`` groups of 3 near-duplicate entries; no two groups share a word.
+
+    Each group is one sentence of five made-up words, with and without a full stop or an
+    exclamation mark (cosine near 1, word overlap 1); other groups share none of its words, so
+    ``consolidate`` merges exactly one entry per group.
+    """
+    items = []
+    for c in range(clusters):
+        words = []
+        for w in range(5):
+            n = c * 5 + w
+            words.append("".join(_SYLLABLES[(n // 12**k) % 12] for k in range(3)) + "x")
+        text = " ".join(words)
+        for end in ("", ".", "!"):
+            items.append({"content": f"{text}{end}", "tags": ["merge"], "force": True})
+    return items

@@ -9,6 +9,7 @@ The default run is 4 threads x 50 operations; the ``heavy`` variant 8 processes 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -142,6 +143,73 @@ def test_concurrent_add_turns_to_one_session_keep_one_chain(rg: Recollect) -> No
     with ThreadPoolExecutor(4) as ex:
         list(ex.map(add, range(4)))
     assert violations(rg, scope) == {}
+
+
+def race_forget_and_read(rg: Recollect, n: int) -> dict[str, Any]:
+    """One thread forgets ``n`` entries one by one while two read them back (search, fetch, get).
+
+    Every read records its access (access counts, access events) on items a forget may be
+    deleting at that moment. Returns ``{errors, reads, hits}``.
+    """
+    scope = _scope()
+    texts = [f"Runbook {i}: the nightly export job {i} writes to bucket {i}" for i in range(n)]
+    entries = rg.remember_many(
+        [{"content": t, "title": f"export job {i}"} for i, t in enumerate(texts)],
+        scope_id=scope,
+        owner_id="kai",
+    )
+    ids = [e.id for e in entries]
+    mem = rg.memories.in_scope(scope, "kai")
+    errors: list[str] = []
+    tally = {"reads": 0, "hits": 0}
+    done = threading.Event()
+
+    def forget() -> None:
+        for eid in ids:
+            rg.forget(eid, scope_id=scope)
+        done.set()
+
+    def read(w: int) -> None:
+        i = 0
+        while not done.is_set() or i < 5:
+            try:
+                if w == 0:
+                    hits = rg.search("nightly export job bucket", scope_id=scope, limit=20)
+                    tally["hits"] += len(hits)
+                else:
+                    tally["hits"] += len(mem.search(ids=ids)["results"])
+                    with contextlib.suppress(EntryNotFound):
+                        rg.get(ids[(i * 7) % len(ids)], scope_id=scope)
+            except Exception as e:  # every failure is the finding
+                errors.append(f"{type(e).__name__}: {e}")
+            tally["reads"] += 1
+            i += 1
+
+    threads = [threading.Thread(target=forget)] + [
+        threading.Thread(target=read, args=(w,)) for w in range(2)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=600)
+    assert violations(rg, scope) == {}
+    assert rg.query("MATCH (e:Entry {scope_id: $s}) RETURN count(e) AS n", {"s": scope}) == [
+        {"n": 0}
+    ]
+    return {"errors": errors, **tally}
+
+
+def test_reads_while_their_hits_are_forgotten_never_fail(rg: Recollect) -> None:
+    """A hit forgotten while a search, fetch or get records its access is skipped, not an error."""
+    out = race_forget_and_read(rg, 60)
+    assert out["errors"] == [], out["errors"][:3]
+    assert out["reads"] >= 10 and out["hits"] > 0
+
+
+@pytest.mark.heavy
+def test_reads_while_many_hits_are_forgotten_never_fail(rg: Recollect) -> None:
+    out = race_forget_and_read(rg, 400)
+    assert out["errors"] == [], out["errors"][:3]
 
 
 @pytest.mark.heavy

@@ -1,16 +1,18 @@
 """Crash and restart: kill -9 Neo4j (or the client) in the middle of multi-transaction writes.
 
-Five writers (``remember_many``, a notes-learner run, ``add_turns`` of a long conversation, a
-sweep, a supersede) each stop right after their first acknowledged step (a progress callback or
-a committed statement: deterministic); the reliability tests' own server is then killed with
-SIGKILL, each call fails with a clear error, and the server is restarted. Then:
+Six writers (``remember_many``, a notes-learner run, ``add_turns`` of a long conversation, a
+sweep, a supersede, a ``consolidate --apply``) each stop right after their first acknowledged
+step (a progress callback or a committed statement: deterministic), or, for the two that are one
+transaction (supersede, consolidate), half-way through it; the reliability tests' own server is
+then killed with SIGKILL, each call fails with a clear error, and the server is restarted. Then:
 
 1. every acknowledged write is there, and nothing of the step that was cut off;
 2. ``check_invariants()`` finds nothing (no partial entry, claim, turn chain or suggestion);
 3. running the same operation again completes it, with no duplicates.
 
-The default run kills the server once with all five writers in flight; the ``heavy`` variants
-kill it once per writer. A last test kills the client process instead, in the middle of a batch.
+The default run kills the server once with all six writers in flight; the ``heavy`` variants
+kill it once per writer. The last tests kill the client process instead, in the middle of a batch
+and half-way through a ``consolidate --apply``.
 """
 
 from __future__ import annotations
@@ -32,7 +34,14 @@ import pytest
 from recollect_graph import Recollect
 from recollect_graph.errors import DatabaseUnavailable
 from recollect_graph.services.memories import sweep as sweep_mod
-from tests.reliability.support import Crashable, violations, write_notes
+from tests.integration.test_contradictions import dump
+from tests.reliability.support import (
+    Crashable,
+    consolidation_items,
+    stop_inside_tx,
+    violations,
+    write_notes,
+)
 from tests.reliability.worker import remember_items
 
 Step = Callable[[], None]
@@ -242,44 +251,88 @@ class Sweep(Scenario):
 
 
 class Supersede(Scenario):
+    """``supersede`` writes its new-value entry, the retirement and the operation in one
+    transaction; it is cut half-way (the old entry retired, nothing committed)."""
+
     name = "supersede"
     edges = "MATCH (:Entry {scope_id: $s})-[r:SUPERSEDES]->() RETURN count(r) AS n"
 
     def setup(self, rg: Recollect) -> None:
         old = rg.remember("The frontend build uses webpack", scope_id=self.scope, owner_id="kai")
         self.old = old.id
+        self.before = dump(rg, self.scope)
 
     def run(self, rg: Recollect, step: Step) -> None:
-        write_tx = rg.db.write_tx
-        commits: list[int] = []
-
-        def write_tx_then_stop(fn: Any) -> Any:
-            out = write_tx(fn)
-            commits.append(1)
-            if len(commits) == 1:  # the new-value entry is written; retiring the old is next
-                step()
-            return out
-
-        rg.db.write_tx = write_tx_then_stop  # type: ignore[method-assign]
-        try:
+        with stop_inside_tx(rg, "supersede/retire", step):
             rg.supersede(self.scope, "frontend build", "uses", "vite")
-        finally:
-            del rg.db.write_tx
 
     def after_crash(self, rg: Recollect) -> None:
-        assert rg.get(self.old).retired_at is None  # the supersession did not half-happen
+        assert rg.get(self.old, touch=False).retired_at is None  # nothing half-happened:
         assert _count(rg, self.edges, s=self.scope) == 0
+        assert _entries(rg, self.scope) == 1  # not even the new-value entry
 
     def rerun(self, rg: Recollect) -> None:
         res = rg.supersede(self.scope, "frontend build", "uses", "vite")
-        assert res.superseded == [self.old]
-        assert rg.get(self.old).retired_at is not None
+        assert res.superseded == [self.old] and res.created
+        assert rg.get(self.old, touch=False).retired_at is not None
         assert _count(rg, self.edges, s=self.scope) == 1
         assert _entries(rg, self.scope) == 2  # the old statement and one new-value entry
         assert rg.supersede(self.scope, "frontend build", "uses", "vite").superseded == []
+        rg.undo(res.operation_id)  # the re-run wrote the new-value entry, so undo removes it
+        assert _undone(dump(rg, self.scope)) == self.before
 
 
-SCENARIOS: list[type[Scenario]] = [RememberMany, Learn, AddTurns, Sweep, Supersede]
+def _undone(d: list[Any]) -> list[Any]:
+    """A scope's dump without its Operation nodes (undo keeps the operation, marked undone)."""
+    return [[n for n in d[0] if "Operation" not in n["l"]], d[1]]
+
+
+class Consolidate(Scenario):
+    """``consolidate --apply`` of 6 groups of near-duplicates, cut half-way through its one
+    transaction (the first group's members retired, nothing committed)."""
+
+    name = "consolidate"
+    clusters = 6
+
+    def setup(self, rg: Recollect) -> None:
+        rg.remember_many(consolidation_items(self.clusters), scope_id=self.scope, owner_id="kai")
+        self.before = dump(rg, self.scope)
+
+    def run(self, rg: Recollect, step: Step) -> None:
+        with stop_inside_tx(rg, "supersede/retire", step):
+            rg.consolidate(self.scope, dry_run=False)
+
+    def after_crash(self, rg: Recollect) -> None:
+        assert dump(rg, self.scope) == self.before  # no entry, edge, retirement or operation
+
+    def rerun(self, rg: Recollect) -> None:
+        check_consolidated_exactly(rg, self.scope, self.clusters, self.before)
+
+
+def check_consolidated_exactly(rg: Recollect, scope: str, clusters: int, before: list[Any]) -> None:
+    """``consolidate --apply`` completes exactly once; a second run finds nothing; undo restores."""
+    done = rg.consolidate(scope, dry_run=False)
+    assert done.applied and len(done.consolidated_ids) == clusters
+    rels = (
+        "MATCH (c:Entry {scope_id: $s, source_type: 'consolidated'})-[r]->(m:Entry) "
+        "WHERE m.retired_by = c.id RETURN type(r) AS t, count(*) AS n ORDER BY t"
+    )
+    assert rg.query(rels, {"s": scope}) == [
+        {"t": "DERIVED_FROM", "n": 3 * clusters},
+        {"t": "SUPERSEDES", "n": 3 * clusters},
+    ]
+    twice = "MATCH (e:Entry {scope_id: $s}) WHERE e.content CONTAINS 'consolidated from' RETURN e.content AS c"
+    assert all(r["c"].count("consolidated from") == 1 for r in rg.query(twice, {"s": scope}))
+    assert _entries(rg, scope) == 4 * clusters
+    assert violations(rg, scope) == {}
+    again = rg.consolidate(scope, dry_run=False)
+    assert again.merges == [] and not again.applied
+    rg.undo(done.operation_id)
+    assert _undone(dump(rg, scope)) == before
+    assert violations(rg, scope) == {}
+
+
+SCENARIOS: list[type[Scenario]] = [RememberMany, Learn, AddTurns, Sweep, Supersede, Consolidate]
 
 
 @pytest.fixture
@@ -296,7 +349,7 @@ def clients(crashable: Crashable, rg: Recollect) -> Iterator[Callable[[], Recoll
         r.close()
 
 
-def test_five_writers_killed_at_once_after_their_first_step(
+def test_six_writers_killed_at_once_after_their_first_step(
     crashable: Crashable,
     clients: Callable[[], Recollect],
     tmp_path: Path,
@@ -372,13 +425,16 @@ def test_each_writer_killed_after_its_first_step(
     assert violations(r, None) == {}
 
 
-def _kill_client_mid_batch(crashable: Crashable, scope: str, tmp: Path, n: int, batch: int) -> int:
-    """Run the worker's ``remember`` job and SIGKILL it after its first acknowledged batch."""
-    progress = tmp / f"progress-{scope}"
+def _kill_worker(crashable: Crashable, job: dict[str, Any], progress: Path) -> None:
+    """Run a worker job and SIGKILL it as soon as it writes anything to ``progress``."""
     progress.write_text("")
-    job = {"job": "remember", "scope": scope, "n": n, "batch": batch, "progress": str(progress)}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tests.reliability.worker", json.dumps(job)],
+        [
+            sys.executable,
+            "-m",
+            "tests.reliability.worker",
+            json.dumps({**job, "progress": str(progress)}),
+        ],
         env=crashable.env(),
         cwd=Path(__file__).parents[2],
         stdout=subprocess.DEVNULL,
@@ -389,7 +445,7 @@ def _kill_client_mid_batch(crashable: Crashable, scope: str, tmp: Path, n: int, 
         while not progress.read_text().strip():
             if proc.poll() is not None:
                 raise AssertionError(proc.stderr.read().decode() if proc.stderr else "exited")
-            assert time.monotonic() < deadline, "the worker acknowledged nothing in time"
+            assert time.monotonic() < deadline, "the worker reported nothing in time"
             time.sleep(0.02)
         proc.kill()
     finally:
@@ -397,6 +453,12 @@ def _kill_client_mid_batch(crashable: Crashable, scope: str, tmp: Path, n: int, 
         if proc.stderr:
             proc.stderr.close()
     assert proc.returncode == -9
+
+
+def _kill_client_mid_batch(crashable: Crashable, scope: str, tmp: Path, n: int, batch: int) -> int:
+    """Run the worker's ``remember`` job and SIGKILL it after its first acknowledged batch."""
+    progress = tmp / f"progress-{scope}"
+    _kill_worker(crashable, {"job": "remember", "scope": scope, "n": n, "batch": batch}, progress)
     return max(int(x) for x in progress.read_text().split())
 
 
@@ -477,3 +539,31 @@ def test_remember_file_says_what_was_stored_when_the_server_dies(
     crashable.restart()
     stored = _entries(clients(), scope)
     assert int(said.group(1)) in (256, 512) and int(said.group(1)) <= stored < n
+
+
+def _consolidate_killed_in_tx(crashable: Crashable, r: Recollect, tmp: Path, clusters: int) -> None:
+    scope = f"crash-consolidate-{uuid.uuid4().hex[:8]}"
+    r.remember_many(consolidation_items(clusters), scope_id=scope, owner_id="kai")
+    before = dump(r, scope)
+    _kill_worker(crashable, {"job": "consolidate", "scope": scope}, tmp / f"progress-{scope}")
+    assert dump(r, scope) == before  # the killed client's transaction left nothing behind
+    assert violations(r, None) == {}
+    check_consolidated_exactly(r, scope, clusters, before)
+
+
+def test_client_killed_inside_consolidate_apply(
+    crashable: Crashable, clients: Callable[[], Recollect], tmp_path: Path
+) -> None:
+    """SIGKILL a client half-way through ``consolidate --apply``: nothing of it is committed;
+    a re-run consolidates every group exactly once, and undo restores the scope exactly."""
+    crashable.ensure_up()
+    _consolidate_killed_in_tx(crashable, clients(), tmp_path, 6)
+
+
+@pytest.mark.heavy
+def test_client_killed_inside_a_consolidate_of_30_groups(
+    crashable: Crashable, clients: Callable[[], Recollect], tmp_path: Path
+) -> None:
+    """The issue's size: 30 groups of 3 (90 entries; 30 consolidated, 180 edges)."""
+    crashable.ensure_up()
+    _consolidate_killed_in_tx(crashable, clients(), tmp_path, 30)

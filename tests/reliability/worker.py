@@ -7,7 +7,10 @@ attached) and runs one job:
   of ``n`` numbered items, appending each acknowledged count to ``PATH`` (flushed and fsynced),
   so a parent that kills this process knows what was acknowledged;
 - ``{"job": "mixed", "scope": ..., "worker": 3, "ops": 1000, "out": PATH, ...}``: the concurrency
-  mix of :func:`tests.reliability.ops.run_ops`, writing its tally as JSON to ``PATH``.
+  mix of :func:`tests.reliability.ops.run_ops`, writing its tally as JSON to ``PATH``;
+- ``{"job": "consolidate", "scope": ..., "progress": PATH}``: ``consolidate --apply`` that, half
+  way through its write transaction (the first merge's members retired, nothing committed),
+  writes ``in-tx`` to ``PATH`` and waits there to be killed.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from typing import Any
 
 from recollect_graph import Recollect, Settings
@@ -50,12 +54,28 @@ def _remember(rg: Recollect, job: dict[str, Any]) -> None:
     )
 
 
+def _consolidate(rg: Recollect, job: dict[str, Any]) -> None:
+    from tests.reliability.support import stop_inside_tx
+
+    def wait_to_be_killed() -> None:
+        with open(job["progress"], "a") as f:
+            f.write("in-tx\n")
+            f.flush()
+            os.fsync(f.fileno())
+        time.sleep(600)
+
+    with stop_inside_tx(rg, "supersede/retire", wait_to_be_killed):
+        rg.consolidate(job["scope"], dry_run=False)
+
+
 def main(argv: list[str]) -> int:
     job = json.loads(argv[1])
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     with Recollect.open(Settings.from_env()) as rg:
         if job["job"] == "remember":
             _remember(rg, job)
+        elif job["job"] == "consolidate":
+            _consolidate(rg, job)
         elif job["job"] == "mixed":
             from tests.reliability.ops import run_ops
 

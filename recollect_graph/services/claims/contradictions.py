@@ -246,24 +246,20 @@ class Contradictions:
             object_key=value_key,
             now=now,
         )
-        created = False
-        if holders:
-            new_id = holders[0]["entry_id"]
-        else:
+        statement = None
+        if not holders:
             text = STATEMENT.get(rel, "The {entity} is {value}").format(
                 entity=entity, value=new_value
             )
-            entry = self.knowledge.remember(
-                text,
-                scope_id=scope_id,
-                owner_id=owner_id,
-                source="system",
-                source_type="user_stated",
-                on_conflict="record",
-            )
-            new_id, created = entry.id, bool(entry.created)
+            item = {"content": text, "source": "system", "source_type": "user_stated"}
+            statement = self.knowledge.prepare([item], scope_id=scope_id, owner_id=owner_id)
 
         def tx_fn(tx: Tx) -> Supersession:
+            # the new-value entry is written in this transaction: all of it commits, or nothing
+            new_id, created = holders[0]["entry_id"] if holders else "", False
+            if statement is not None:
+                (entry,) = self.knowledge.write_prepared(tx, statement)
+                new_id, created = entry.id, bool(entry.created)
             olds = [
                 r["entry_id"]
                 for r in tx.run(
@@ -381,19 +377,22 @@ class Contradictions:
                 limit=10_000,
             )
         ]
-        new_id, created = None, False
+        written = None
         if replacement:
-            entry = self.knowledge.remember(
-                replacement,
-                scope_id=scope_id,
-                owner_id=owner_id,
-                source="system",
-                metadata={"supersedes": pattern, "reason": reason},
-            )
-            new_id, created = entry.id, bool(entry.created)
-            ids = [i for i in ids if i != new_id]
+            item = {
+                "content": replacement,
+                "source": "system",
+                "metadata": {"supersedes": pattern, "reason": reason},
+            }
+            written = self.knowledge.prepare([item], scope_id=scope_id, owner_id=owner_id)
+            ids = [i for i in ids if i not in written.ids]
 
         def tx_fn(tx: Tx) -> Invalidation:
+            # the replacement is written in this transaction: all of it commits, or nothing
+            new_id, created = None, False
+            if written is not None:
+                (entry,) = self.knowledge.write_prepared(tx, written)
+                new_id, created = entry.id, bool(entry.created)
             state = changesets.snapshot_state(tx.run, ids, scope_id)
             tx.run("supersede/weaken", ids=ids, scope_id=scope_id, factor=factor, now=now)
             links: list[dict[str, Any]] = []

@@ -4,7 +4,8 @@
 cluster, a ``consolidated`` entry that ``DERIVED_FROM`` each member and supersedes them, and
 archives (retires) entries whose strength fell below the threshold *and* that carry a negative
 signal (low confidence or a bad outcome); pinned entries are never archived, and an entry is
-never archived just because nobody retrieved it. All of it is one undoable operation.
+never archived just because nobody retrieved it. All of it is one undoable operation, written in
+one transaction (the consolidated entries included).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from recollect_graph.services.claims.contradictions import Contradictions
 from recollect_graph.services.kernel.times import now_utc
 from recollect_graph.services.kernel.validation import in_range, require_text
 from recollect_graph.services.knowledge import changesets
-from recollect_graph.services.knowledge.entries import Knowledge
+from recollect_graph.services.knowledge.entries import Knowledge, PreparedEntries
 from recollect_graph.services.knowledge.rows import entry_from_row
 
 _TOKEN = re.compile(r"\w{2,}")
@@ -120,33 +121,46 @@ class Consolidation:
         return self._apply(scope_id, out)
 
     def _apply(self, scope_id: str, out: ConsolidationReport) -> ConsolidationReport:
+        """Write every merge, the archiving and the ``Operation`` in one transaction.
+
+        The consolidated entries are embedded before the transaction opens and written in it
+        with the retirements, the ``DERIVED_FROM``/``SUPERSEDES`` edges and the operation, so a
+        crash leaves either all of it or nothing (a re-run then starts from the same graph and
+        finds the same merges). Their ids are derived from scope and content, so a consolidated
+        entry is never written twice.
+        """
         archive = out.archive
-        created: list[str] = []
-        plans: list[tuple[str, list[str]]] = []
+        prepared: list[PreparedEntries] = []
+        members_of: list[list[str]] = []
+        by_owner: dict[str, list[tuple[dict[str, Any], list[str]]]] = {}
         for m in out.merges:
             members = self.knowledge.get_many(m.members, scope_id=scope_id)
             if len(members) < 2:
                 continue
             longest = max(members, key=lambda e: len(e.content))
             kind = Counter(e.entry_type for e in members).most_common(1)[0][0]
-            entry = self.knowledge.remember(
-                f"{longest.content}\n\n(consolidated from {len(members)} related entries)",
-                scope_id=scope_id,
-                owner_id=longest.owner_id,
-                entry_type=kind,
-                source_type="consolidated",
-                title=None,
-                tags=sorted({t for e in members for t in e.tags}),
-                metadata={"consolidated_from": [e.id for e in members]},
-                confidence=0.8,
-                half_life_days=14.0,
+            note = f"(consolidated from {len(members)} related entries)"
+            item = {
+                "content": f"{longest.content}\n\n{note}",
+                "entry_type": kind,
+                "source_type": "consolidated",
+                "tags": sorted({t for e in members for t in e.tags}),
+                "metadata": {"consolidated_from": [e.id for e in members]},
+                "confidence": 0.8,
+                "half_life_days": 14.0,
+            }
+            by_owner.setdefault(longest.owner_id, []).append((item, [e.id for e in members]))
+        for owner, group in by_owner.items():
+            prepared.append(
+                self.knowledge.prepare([g[0] for g in group], scope_id=scope_id, owner_id=owner)
             )
-            if entry.created:
-                created.append(entry.id)
-            plans.append((entry.id, [e.id for e in members]))
+            members_of.extend(g[1] for g in group)
         now = now_utc()
 
-        def tx_fn(tx: Tx) -> str:
+        def tx_fn(tx: Tx) -> tuple[str, list[str]]:
+            written = [e for p in prepared for e in self.knowledge.write_prepared(tx, p)]
+            created = [e.id for e in written if e.created]
+            plans = [(e.id, ids) for e, ids in zip(written, members_of, strict=True)]
             touched = [i for _, ids in plans for i in ids] + archive
             state = changesets.snapshot_state(tx.run, touched, scope_id)
             links: list[dict[str, Any]] = []
@@ -166,7 +180,7 @@ class Consolidation:
                     links += [{**x, "rel": rel} for x in made if x["created"]]
             if archive:
                 tx.run("supersede/retire", ids=archive, scope_id=scope_id, now=now, by=None)
-            return changesets.record(
+            op = changesets.record(
                 tx.run,
                 kind="consolidate",
                 scope_id=scope_id,
@@ -177,11 +191,9 @@ class Consolidation:
                 created=created,
                 reason="consolidation",
             )
+            return op, [p[0] for p in plans]
 
+        op, consolidated = self.db.write_tx(tx_fn)
         return out.model_copy(
-            update={
-                "applied": True,
-                "operation_id": self.db.write_tx(tx_fn),
-                "consolidated_ids": [p[0] for p in plans],
-            }
+            update={"applied": True, "operation_id": op, "consolidated_ids": consolidated}
         )

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from recollect_graph.db.client import Db, Tx
@@ -23,7 +24,7 @@ from recollect_graph.errors import (
 )
 from recollect_graph.ids import entry_id
 from recollect_graph.models import Edge, Entry
-from recollect_graph.nlp.claims import ClaimExtractor
+from recollect_graph.nlp.claims import Claim, ClaimExtractor
 from recollect_graph.nlp.classify import classify
 from recollect_graph.nlp.embedder import Embedder
 from recollect_graph.redaction import redact_value
@@ -86,6 +87,26 @@ _REMEMBER_KEYS = frozenset(
 )
 #: The fields ``redact=True`` cleans of secrets.
 _REDACTED_FIELDS = ("content", "title", "description", "summary", "tags", "metadata")
+
+
+@dataclass(frozen=True)
+class PreparedEntries:
+    """Entries validated, embedded and with their claims extracted, not yet written.
+
+    Made by :meth:`Knowledge.prepare`, written by :meth:`Knowledge.write_prepared` inside a
+    caller's transaction.
+    """
+
+    scope_id: str
+    now: datetime
+    rows: list[dict[str, Any]]
+    claims: list[list[Claim]]
+    on_conflict: list[str]
+
+    @property
+    def ids(self) -> list[str]:
+        """The ids the entries will have (derived from scope and content or source id)."""
+        return [r["id"] for r in self.rows]
 
 
 def embed_text(item: Mapping[str, Any]) -> str:
@@ -184,6 +205,46 @@ class Knowledge(History):
         scope_id = require_text(scope_id, "scope_id", max_len=MAX_SCOPE_CHARS)
         owner_id = require_text(owner_id, "owner_id", max_len=MAX_SCOPE_CHARS)
         batch_size = int(in_range(batch_size, "batch_size", 1, 100_000))
+        rows = self._validated(items, redact=redact)
+        total = len(rows)
+        out: list[Entry] = []
+        for start in range(0, total, max(1, batch_size)):
+            batch = rows[start : start + batch_size]
+            out.extend(self._write_batch(batch, scope_id, owner_id, in_batch_tx))
+            if progress:
+                progress(len(out), total)
+        return out
+
+    def prepare(
+        self, items: Iterable[Mapping[str, Any]], *, scope_id: str, owner_id: str
+    ) -> PreparedEntries:
+        """Validate, embed and extract the claims of entries a caller writes in its own transaction.
+
+        The work that needs no database lock (validation, embedding, claim extraction, schema
+        fit) happens here, before the caller's transaction opens; :meth:`write_prepared` then
+        writes the entries inside it, so a multi-step write (supersede, invalidate,
+        consolidate) commits its new entries and its other changes together or not at all.
+
+        Args:
+            items: Dicts of :meth:`remember`'s keyword arguments plus ``content``.
+            scope_id: Scope of every entry.
+            owner_id: Owner of every entry.
+        """
+        scope_id = require_text(scope_id, "scope_id", max_len=MAX_SCOPE_CHARS)
+        owner_id = require_text(owner_id, "owner_id", max_len=MAX_SCOPE_CHARS)
+        return self._prepare_batch(self._validated(items), scope_id, owner_id)
+
+    def write_prepared(self, tx: Tx, prepared: PreparedEntries) -> list[Entry]:
+        """Write prepared entries inside the caller's transaction (idempotent, like remember).
+
+        Returns:
+            The entries in input order; ``created`` is False for those that already existed.
+        """
+        return self._write_rows(tx, prepared)
+
+    def _validated(
+        self, items: Iterable[Mapping[str, Any]], *, redact: bool = False
+    ) -> list[dict[str, Any]]:
         if isinstance(items, (str, bytes, Mapping)) or not isinstance(items, Iterable):
             raise InvalidInput("items must be a list of maps, each with at least a content")
         rows = []
@@ -194,14 +255,7 @@ class Knowledge(History):
                 )
             rows.append(self._prepare({"redact": redact, **item}, i))
         self._check_unique_titles(rows)
-        total = len(rows)
-        out: list[Entry] = []
-        for start in range(0, total, max(1, batch_size)):
-            batch = rows[start : start + batch_size]
-            out.extend(self._write_batch(batch, scope_id, owner_id, in_batch_tx))
-            if progress:
-                progress(len(out), total)
-        return out
+        return rows
 
     def _prepare(self, item: dict[str, Any], i: int) -> dict[str, Any]:
         unknown = set(item) - _REMEMBER_KEYS
@@ -282,6 +336,27 @@ class Knowledge(History):
         owner_id: str,
         in_batch_tx: BatchHook | None = None,
     ) -> list[Entry]:
+        prepared = self._prepare_batch(batch, scope_id, owner_id)
+
+        def tx_fn(tx: Tx) -> list[Entry]:
+            entries = self._write_rows(tx, prepared)
+            if in_batch_tx is not None:
+                in_batch_tx(tx, entries)
+            return entries
+
+        try:
+            return self.db.write_tx(tx_fn)
+        except ConstraintViolation as e:
+            if "title" in str(e):
+                raise InvalidInput(
+                    f"a memory with one of these titles already exists in scope {scope_id!r} "
+                    f"({e}); titles are unique per scope"
+                ) from e
+            raise
+
+    def _prepare_batch(
+        self, batch: list[dict[str, Any]], scope_id: str, owner_id: str
+    ) -> PreparedEntries:
         vectors = self.embedder.embed([embed_text(r["props"]) for r in batch])
         fits = self._schema_fits(batch, vectors, scope_id)
         now = now_utc()
@@ -307,53 +382,50 @@ class Knowledge(History):
             if self.extractor
             else [[] for _ in batch]
         )
+        return PreparedEntries(
+            scope_id=scope_id,
+            now=now,
+            rows=rows,
+            claims=claims,
+            on_conflict=[r["on_conflict"] for r in batch],
+        )
 
-        def tx_fn(tx: Tx) -> list[Entry]:
-            result = tx.run("entries/remember", rows=rows)
-            created = [(i, res["entry"]["id"]) for i, res in enumerate(result) if res["created"]]
-            tx.run(
-                "claims/upsert",
-                rows=[claim_rows(eid, scope_id, claims[i]) for i, eid in created if claims[i]],
-            )
-            found: dict[int, list[dict[str, Any]]] = {}
-            batch_ids = [res["entry"]["id"] for res in result]
-            created_ids = dict(created)
-            per_item = find_conflicts_many(
+    def _write_rows(self, tx: Tx, prepared: PreparedEntries) -> list[Entry]:
+        scope_id, now, claims = prepared.scope_id, prepared.now, prepared.claims
+        if not prepared.rows:
+            return []
+        result = tx.run("entries/remember", rows=prepared.rows)
+        created = [(i, res["entry"]["id"]) for i, res in enumerate(result) if res["created"]]
+        tx.run(
+            "claims/upsert",
+            rows=[claim_rows(eid, scope_id, claims[i]) for i, eid in created if claims[i]],
+        )
+        found: dict[int, list[dict[str, Any]]] = {}
+        batch_ids = [res["entry"]["id"] for res in result]
+        created_ids = dict(created)
+        per_item = find_conflicts_many(
+            tx.run,
+            [claims[i] if i in created_ids else [] for i in range(len(result))],
+            scope_id=scope_id,
+            owner_id=None,
+            exclude_ids=batch_ids,
+            now=now,
+        )
+        if per_item:
+            found = claim_store.act_on_conflicts(
                 tx.run,
-                [claims[i] if i in created_ids else [] for i in range(len(result))],
-                scope_id=scope_id,
-                owner_id=None,
-                exclude_ids=batch_ids,
-                now=now,
+                per_item,
+                {i: prepared.on_conflict[i] for i in per_item},
+                created_ids,
+                scope_id,
+                now,
             )
-            if per_item:
-                found = claim_store.act_on_conflicts(
-                    tx.run,
-                    per_item,
-                    {i: batch[i]["on_conflict"] for i in per_item},
-                    created_ids,
-                    scope_id,
-                    now,
-                )
-            entries = [
-                entry_from_row(res["entry"], now=now).model_copy(
-                    update={"created": res["created"], "conflicts": found.get(i)}
-                )
-                for i, res in enumerate(result)
-            ]
-            if in_batch_tx is not None:
-                in_batch_tx(tx, entries)
-            return entries
-
-        try:
-            return self.db.write_tx(tx_fn)
-        except ConstraintViolation as e:
-            if "title" in str(e):
-                raise InvalidInput(
-                    f"a memory with one of these titles already exists in scope {scope_id!r} "
-                    f"({e}); titles are unique per scope"
-                ) from e
-            raise
+        return [
+            entry_from_row(res["entry"], now=now).model_copy(
+                update={"created": res["created"], "conflicts": found.get(i)}
+            )
+            for i, res in enumerate(result)
+        ]
 
     def _schema_fits(
         self, batch: list[dict[str, Any]], vectors: list[list[float]], scope_id: str
@@ -529,4 +601,11 @@ class Knowledge(History):
         return {r["id"]: [x for x in r["links"] if x is not None] for r in rows}
 
 
-__all__ = ["EntryNotFound", "Knowledge", "RecollectError", "ScopeViolation", "operation_from_row"]
+__all__ = [
+    "EntryNotFound",
+    "Knowledge",
+    "PreparedEntries",
+    "RecollectError",
+    "ScopeViolation",
+    "operation_from_row",
+]
