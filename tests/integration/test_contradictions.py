@@ -251,6 +251,26 @@ def test_resolve_a_conflict(rg: Recollect, scope_id: str) -> None:
         rg.resolve(scope_id, new, old, keep="someone-else")
 
 
+def test_resolve_forgetting_the_loser_is_one_undoable_operation(
+    rg: Recollect, scope_id: str
+) -> None:
+    old = remember(rg, scope_id, "Kai owns the search service.")
+    new = rg.remember("Ana owns the search service.", scope_id=scope_id, owner_id="ana").id
+    ops_before = len(rg.operations(scope_id))
+    out = rg.resolve(scope_id, new, old, keep=new, forget_loser=True)
+    assert out.loser == old and out.operation_id
+    with pytest.raises(EntryNotFound):
+        rg.get(old)
+    ops = rg.operations(scope_id)
+    assert len(ops) == ops_before + 1 and ops[0].id == out.operation_id
+    assert ops[0].kind == "forget" and ops[0].entry_ids == [old]
+    rg.undo(out.operation_id)
+    assert rg.get(old).content == "Kai owns the search service."
+    with pytest.raises(InvalidInput):  # nothing half-done: a missing conflict writes nothing
+        rg.resolve(scope_id, new, "no-such-entry", keep=new, forget_loser=True)
+    assert len(rg.operations(scope_id)) == ops_before + 1
+
+
 def test_consolidation_dry_run_then_apply_then_undo(rg: Recollect, scope_id: str) -> None:
     texts = [
         "The nightly backup job runs at 2am and writes to the S3 bucket backups-prod.",

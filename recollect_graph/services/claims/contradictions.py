@@ -179,38 +179,34 @@ class Contradictions:
 
         The loser is superseded by the keeper (retired, ``SUPERSEDES`` edge) and the conflict is
         marked resolved, undoably; with ``forget_loser`` the loser is hard-deleted instead (that
-        too can be undone through its own operation).
+        too can be undone through its own operation). Either way it is one transaction.
         """
         if keep not in (a, b):
             raise InvalidInput("keep must be one of the two entries in conflict")
         loser = b if keep == a else a
         now = now_utc()
 
-        def tx_fn(tx: Tx) -> str | None:
+        def tx_fn(tx: Tx) -> str:
             before = tx.run(
                 "conflicts/set_status", a=a, b=b, status="resolved", resolved_by=keep, now=now
             )
             if not before:
                 raise ContradictionNotFound(a, b)
             self._same_scope(tx, [a, b], scope_id)
-            op = None
-            if not forget_loser:
-                op = self._supersede_tx(
-                    tx,
-                    scope_id,
-                    keep,
-                    [loser],
-                    now,
-                    kind="resolve",
-                    contradictions=[{"a": a, "b": b, "status": before[0]["status"]}],
-                    reason=f"conflict resolved in favour of {keep}",
-                )
-            return op
+            if forget_loser:
+                return self.knowledge.forget_in(tx, loser, scope_id, now)[1]
+            return self._supersede_tx(
+                tx,
+                scope_id,
+                keep,
+                [loser],
+                now,
+                kind="resolve",
+                contradictions=[{"a": a, "b": b, "status": before[0]["status"]}],
+                reason=f"conflict resolved in favour of {keep}",
+            )
 
         op = self.db.write_tx(tx_fn)
-        if forget_loser:
-            self.knowledge.forget(loser, scope_id=scope_id)
-            op = self.knowledge.operations(scope_id, limit=1)[0].id
         return Resolution(kept=keep, loser=loser, operation_id=op)
 
     # -- supersession --------------------------------------------------------------------------

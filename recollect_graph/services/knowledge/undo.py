@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from recollect_graph.db.client import Db, Tx
@@ -41,38 +42,48 @@ class History:
             EntryNotFound: No such entry (in ``scope_id`` when given).
         """
         now = now_utc()
+        return self.db.write_tx(lambda tx: self.forget_in(tx, entry_id, scope_id, now, actor)[0])
 
-        def tx_fn(tx: Tx) -> Entry:
-            # The entry's write lock first: a concurrent forget of it waits here, then finds it
-            # gone; the check, the delete and the operation are one atomic step.
-            if not tx.run("entries/lock_one", id=entry_id, scope_id=scope_id):
-                raise EntryNotFound(entry_id)
-            snap = tx.run("entries/snapshot", id=entry_id, scope_id=scope_id)
-            if not snap:
-                raise EntryNotFound(entry_id)
-            props = snap[0]["props"]
-            edges = [e for e in snap[0]["edges"] if e is not None]
-            revived = changesets.revive_superseded(tx.run, entry_id)
-            if not changesets.delete_entry(tx.run, entry_id, now):
-                raise EntryNotFound(entry_id)
-            before = json.dumps(
-                {"props": props, "labels": snap[0]["labels"], "edges": edges, "revived": revived},
-                default=_json_default,
-            )
-            tx.run(
-                "operations/record",
-                id=str(uuid.uuid4()),
-                kind="forget",
-                scope_id=props["scope_id"],
-                actor=actor,
-                now=now,
-                entry_ids=[entry_id],
-                reason=None,
-                before=before,
-            )
-            return entry_from_row(props, now=now)
+    def forget_in(
+        self, tx: Tx, entry_id: str, scope_id: str | None, now: datetime, actor: str | None = None
+    ) -> tuple[Entry, str]:
+        """:meth:`forget` inside the caller's transaction (for multi-step writes such as resolve).
 
-        return self.db.write_tx(tx_fn)
+        Returns:
+            The forgotten entry and the id of the ``Operation`` that undoes it.
+
+        Raises:
+            EntryNotFound: No such entry (in ``scope_id`` when given).
+        """
+        # The entry's write lock first: a concurrent forget of it waits here, then finds it
+        # gone; the check, the delete and the operation are one atomic step.
+        if not tx.run("entries/lock_one", id=entry_id, scope_id=scope_id):
+            raise EntryNotFound(entry_id)
+        snap = tx.run("entries/snapshot", id=entry_id, scope_id=scope_id)
+        if not snap:
+            raise EntryNotFound(entry_id)
+        props = snap[0]["props"]
+        edges = [e for e in snap[0]["edges"] if e is not None]
+        revived = changesets.revive_superseded(tx.run, entry_id)
+        if not changesets.delete_entry(tx.run, entry_id, now):
+            raise EntryNotFound(entry_id)
+        before = json.dumps(
+            {"props": props, "labels": snap[0]["labels"], "edges": edges, "revived": revived},
+            default=_json_default,
+        )
+        op_id = str(uuid.uuid4())
+        tx.run(
+            "operations/record",
+            id=op_id,
+            kind="forget",
+            scope_id=props["scope_id"],
+            actor=actor,
+            now=now,
+            entry_ids=[entry_id],
+            reason=None,
+            before=before,
+        )
+        return entry_from_row(props, now=now), op_id
 
     def soft_delete(
         self,
