@@ -15,6 +15,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -161,17 +162,31 @@ def race_forget_and_read(rg: Recollect, n: int) -> dict[str, Any]:
     ids = [e.id for e in entries]
     mem = rg.memories.in_scope(scope, "kai")
     errors: list[str] = []
-    tally = {"reads": 0, "hits": 0}
+    forget_errors: list[str] = []
+    tally = {"reads": 0, "hits": 0, "forget_retries": 0}
     done = threading.Event()
 
     def forget() -> None:
-        for eid in ids:
-            rg.forget(eid, scope_id=scope)
-        done.set()
+        try:
+            for eid in ids:
+                for attempt in range(5):  # a forget may lose a lock race to the readers' writes
+                    try:
+                        rg.forget(eid, scope_id=scope)
+                        break
+                    except EntryNotFound:
+                        break
+                    except Exception as e:
+                        tally["forget_retries"] += 1
+                        if attempt == 4:
+                            forget_errors.append(f"{type(e).__name__}: {e}")
+        finally:
+            done.set()
 
     def read(w: int) -> None:
         i = 0
-        while not done.is_set() or i < 5:
+        deadline = time.monotonic() + 300
+        while (not done.is_set() or i < 5) and time.monotonic() < deadline:
+            time.sleep(0.005)  # readers take turns with the forgets instead of starving them
             try:
                 if w == 0:
                     hits = rg.search("nightly export job bucket", scope_id=scope, limit=20)
@@ -192,6 +207,7 @@ def race_forget_and_read(rg: Recollect, n: int) -> dict[str, Any]:
         t.start()
     for t in threads:
         t.join(timeout=600)
+    assert forget_errors == [], forget_errors[:3]
     assert violations(rg, scope) == {}
     assert rg.query("MATCH (e:Entry {scope_id: $s}) RETURN count(e) AS n", {"s": scope}) == [
         {"n": 0}
