@@ -79,6 +79,8 @@ def test_the_password_appears_in_no_log_error_output_or_export(
     scope = f"sec-{uuid.uuid4().hex[:8]}"
     seen: list[str] = []  # every message, output and line produced, to search at the end
 
+    # A CLI run earlier in this process quiets the driver's logger (no -v); listen to it here.
+    caplog.set_level(logging.DEBUG, logger="neo4j")
     with caplog.at_level(logging.DEBUG):  # the root logger: the library's and the driver's
         r = crashable.recollect(rg.embedder)
         try:
