@@ -51,7 +51,7 @@ class ServerError(RecollectError):
 
 
 class JavaNotFound(ServerError):
-    """No Java 17+ runtime was found."""
+    """No Java runtime that fits the embedded Neo4j version was found."""
 
     code = "java_missing"
 
@@ -76,6 +76,17 @@ class DataDirError(ServerError):
     """The data directory cannot be created, read or written."""
 
     code = "data_dir"
+
+
+class StoreVersionMismatch(DataDirError):
+    """The data directory's store was written by a Neo4j version this server must not open."""
+
+    code = "store_version"
+
+    def __init__(self, message: str, *, store_version: str, server_version: str) -> None:
+        super().__init__(message)
+        self.store_version = store_version
+        self.server_version = server_version
 
 
 class DatabaseUnavailable(RecollectError):

@@ -55,6 +55,7 @@ ENV_VARS: dict[str, str] = {
     "RECOLLECT_SOFT_DELETE_CONFIDENCE": "soft_delete_confidence",
     "RECOLLECT_JAVA": "java",
     "RECOLLECT_MAVEN": "maven",
+    "RECOLLECT_NEO4J_VERSION": "neo4j_version",
 }
 
 _SECRET_FIELDS = frozenset({"neo4j_password"})
@@ -113,6 +114,8 @@ class Settings(BaseModel):
         soft_delete_confidence: The "low confidence" bound for that rule (1-10).
         java: Java executable (default: ``$JAVA_HOME/bin/java``, then ``java`` on PATH).
         maven: Maven executable (default: ``mvn`` on PATH).
+        neo4j_version: Neo4j version of the embedded server (default: the launcher's
+            ``NEO4J_VERSION``, a 2026 release on Java 21+; ``5.26.30`` is the Java 17 LTS).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -154,6 +157,7 @@ class Settings(BaseModel):
     soft_delete_confidence: int = Field(default=2, ge=1, le=10)
     java: str | None = None
     maven: str | None = None
+    neo4j_version: str | None = Field(default=None, pattern=r"^\d+\.\d+\.\d+$")
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:

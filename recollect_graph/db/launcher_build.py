@@ -20,16 +20,35 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from recollect_graph.errors import JavaNotFound, MavenNotFound, ServerError
+from recollect_graph.errors import ConfigError, JavaNotFound, MavenNotFound, ServerError
 from recollect_graph.settings import Settings
 
 log = logging.getLogger(__name__)
 
+#: The Neo4j the embedded default runs (Maven Central's newest 2026 release that starts cleanly;
+#: 2026.08.0 was withdrawn). docker-compose.yml pins the same version: this is the one constant.
+NEO4J_VERSION = "2026.08.1"
+#: The LTS fallback (``RECOLLECT_NEO4J_VERSION=5.26.30``), on Java 17; CI runs it too.
+NEO4J_LTS_VERSION = "5.26.30"
+#: Oldest Java any supported Neo4j runs on (5.26 LTS).
 MIN_JAVA = 17
-#: Neo4j 5.26 LTS supports Java 17 and 21.
+#: Newest Java Neo4j 5.26 LTS supports (17 and 21).
 MAX_TESTED_JAVA = 21
 LAUNCHER_CLASS = "org.recollectgraph.launcher.Launcher"
 _DOCKER_HINT = "or run Neo4j with `docker compose up -d --wait` and set NEO4J_URI"
+_VERSION_RE = re.compile(r"^(\d+)\.(\d+)\.(\d+)$")
+
+#: Folders whose sub-folders are JDKs (Debian/Ubuntu, Fedora/RHEL, macOS, SDKMAN, manual installs).
+JVM_DIRS: tuple[str, ...] = (
+    "/usr/lib/jvm",
+    "/usr/lib64/jvm",
+    "/usr/java",
+    "/opt/java",
+    "/opt/jdk",
+    "/Library/Java/JavaVirtualMachines",
+    "~/.sdkman/candidates/java",
+    "~/.jdks",
+)
 
 #: JVM flags Neo4j's own neo4j.conf passes; embedded Neo4j on Java 17+ needs the --add-opens.
 JVM_FLAGS: tuple[str, ...] = (
@@ -47,54 +66,195 @@ JVM_FLAGS: tuple[str, ...] = (
 )
 
 
+def jvm_flags(java_major: int) -> list[str]:
+    """:data:`JVM_FLAGS` plus what a newer Java needs or offers.
+
+    Java 21+: Lucene's SIMD vector code (``jdk.incubator.vector``), which the vector indexes use.
+    Java 24+: allow the ``sun.misc.Unsafe`` memory access Netty and Neo4j still use (Java 24 warns
+    on every start otherwise).
+    """
+    flags = list(JVM_FLAGS)
+    if java_major >= 21:
+        flags.append("--add-modules=jdk.incubator.vector")
+    if java_major >= 24:
+        flags.append("--sun-misc-unsafe-memory-access=allow")
+    return flags
+
+
+def parse_neo4j_version(version: str) -> tuple[int, int, int]:
+    """``"2026.08.1"`` -> ``(2026, 8, 1)``.
+
+    Raises:
+        ConfigError: Not three dot-separated numbers.
+    """
+    m = _VERSION_RE.match(version.strip())
+    if not m:
+        raise ConfigError(
+            f"invalid Neo4j version {version!r}: expected X.Y.Z, e.g. {NEO4J_VERSION} or "
+            f"{NEO4J_LTS_VERSION} (RECOLLECT_NEO4J_VERSION)"
+        )
+    return int(m.group(1)), int(m.group(2)), int(m.group(3))
+
+
+def embedded_version(settings: Settings) -> str:
+    """The Neo4j version the embedded server runs: ``RECOLLECT_NEO4J_VERSION`` or the default.
+
+    Raises:
+        ConfigError: The setting is not a version this launcher can build (5.26.x or 2025+).
+    """
+    version = (settings.neo4j_version or NEO4J_VERSION).strip()
+    major, minor, _ = parse_neo4j_version(version)
+    if not (major >= 2025 or (major == 5 and minor == 26)):
+        raise ConfigError(
+            f"Neo4j {version} is not supported by the embedded launcher: use {NEO4J_VERSION} "
+            f"(the default) or the {NEO4J_LTS_VERSION} LTS (RECOLLECT_NEO4J_VERSION)"
+        )
+    return version
+
+
+def java_range(neo4j_version: str) -> tuple[int, int | None]:
+    """The Java majors a Neo4j version runs on: ``(min, max)``, max None when open-ended.
+
+    5.26 LTS: Java 17 to 21. 2025.01 and later: Java 21 or newer (25 from 2025.10).
+    """
+    major, _, _ = parse_neo4j_version(neo4j_version)
+    if major >= 2025:
+        return 21, None
+    return MIN_JAVA, MAX_TESTED_JAVA
+
+
 @dataclass(frozen=True)
 class Tool:
-    """An external executable and its version."""
+    """An external executable and its version.
+
+    Attributes:
+        path: The executable.
+        version: Its version string (``25.0.1``).
+        major: Its major version.
+        source: Where it was found (``RECOLLECT_JAVA``, ``JAVA_HOME``, ``PATH``, a JVM folder).
+    """
 
     path: str
     version: str
     major: int
+    source: str = ""
 
 
-def find_java(settings: Settings) -> Tool:
-    """Locate a Java 17+ runtime: ``RECOLLECT_JAVA``, then ``$JAVA_HOME/bin/java``, then PATH.
+def _major_of(version: str) -> int:
+    parts = re.findall(r"\d+", version)
+    if not parts:
+        return 0
+    if parts[0] == "1" and len(parts) > 1:  # "1.8.0" style
+        return int(parts[1])
+    return int(parts[0])
 
-    Raises:
-        JavaNotFound: None found, or the one found is older than Java 17.
-    """
-    candidates: list[str] = []
+
+def java_version(path: str) -> str | None:
+    """The version of the Java at ``path``: from the JDK's ``release`` file, else ``-version``."""
+    home = Path(os.path.realpath(path)).parent.parent
+    release = home / "release"
+    if release.is_file():
+        m = re.search(r'^JAVA_VERSION="([^"]+)"', release.read_text(errors="replace"), re.M)
+        if m:
+            return m.group(1)
+    try:
+        out = subprocess.run(
+            [path, "-version"], capture_output=True, text=True, timeout=30, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    m = re.search(r'version "([^"]+)"', out.stderr + out.stdout)
+    return m.group(1) if m else None
+
+
+def _candidates(settings: Settings) -> list[tuple[str, str, bool]]:
+    """(java executable, where it came from, explicit) in the order they are considered."""
+    out: list[tuple[str, str, bool]] = []
     if settings.java:
-        candidates.append(settings.java)
+        out.append((settings.java, "RECOLLECT_JAVA", True))
     if os.environ.get("JAVA_HOME"):
-        candidates.append(str(Path(os.environ["JAVA_HOME"]) / "bin" / "java"))
+        out.append((str(Path(os.environ["JAVA_HOME"]) / "bin" / "java"), "JAVA_HOME", False))
     on_path = shutil.which("java")
     if on_path:
-        candidates.append(on_path)
-    for cand in candidates:
+        out.append((on_path, "PATH", False))
+    for folder in JVM_DIRS:
+        base = Path(folder).expanduser()
+        if not base.is_dir():
+            continue
+        for home in sorted(base.iterdir()):
+            for exe in (home / "bin" / "java", home / "Contents" / "Home" / "bin" / "java"):
+                if exe.is_file() and os.access(exe, os.X_OK):
+                    out.append((str(exe), str(base), False))
+    return out
+
+
+def find_java(settings: Settings, neo4j_version: str | None = None) -> Tool:
+    """Find a Java that runs ``neo4j_version`` (default: the embedded version of ``settings``).
+
+    Order: ``RECOLLECT_JAVA`` (used as given: refused when it does not fit), ``$JAVA_HOME``
+    when it fits, then the newest fitting Java among ``java`` on PATH and the JDKs in the usual
+    JVM folders (:data:`JVM_DIRS`).
+
+    Raises:
+        JavaNotFound: None fits; the message lists what was found and what to install.
+    """
+    version = neo4j_version or embedded_version(settings)
+    lo, hi = java_range(version)
+    want = f"Java {lo}+" if hi is None else f"Java {lo} to {hi}"
+    found: list[Tool] = []
+    seen: set[str] = set()
+    best: Tool | None = None
+    for cand, source, explicit in _candidates(settings):
         path = shutil.which(cand) or (cand if os.access(cand, os.X_OK) else None)
         if not path:
+            if explicit:
+                raise JavaNotFound(f"RECOLLECT_JAVA={cand} is not an executable Java")
             continue
-        try:
-            out = subprocess.run(
-                [path, "-version"], capture_output=True, text=True, timeout=30, check=False
-            )
-        except (OSError, subprocess.TimeoutExpired):
+        real = os.path.realpath(path)
+        if real in seen:
             continue
-        m = re.search(r'version "(\d+)(?:\.(\d+))?[^"]*"', out.stderr + out.stdout)
-        if not m:
+        seen.add(real)
+        v = java_version(path)
+        if v is None:
+            if explicit:
+                raise JavaNotFound(f"RECOLLECT_JAVA={cand} does not say its version")
             continue
-        major = int(m.group(1))
-        if major == 1 and m.group(2):  # "1.8.0" style
-            major = int(m.group(2))
-        if major < MIN_JAVA:
+        tool = Tool(path=path, version=v, major=_major_of(v), source=source)
+        fits = tool.major >= lo and (hi is None or tool.major <= hi)
+        if explicit and not fits:
             raise JavaNotFound(
-                f"Java {major} at {path} is too old: the embedded Neo4j needs Java 17 or 21 "
-                f"(apt install openjdk-17-jre-headless, then set JAVA_HOME), {_DOCKER_HINT}"
+                f"RECOLLECT_JAVA={cand} is Java {tool.major}, but Neo4j {version} needs "
+                f"{want}: {_install_hint(version)}"
             )
-        return Tool(path=path, version=m.group(0).split('"')[1], major=major)
+        if fits and (explicit or source == "JAVA_HOME"):
+            return tool
+        found.append(tool)
+        if fits and (best is None or tool.major > best.major):
+            best = tool
+    if best is not None:
+        return best
+    if found:
+        seen_txt = ", ".join(f"Java {t.major} at {t.path}" for t in found[:4])
+        raise JavaNotFound(
+            f"no Java here fits Neo4j {version}, which needs {want} (found {seen_txt}): "
+            f"{_install_hint(version)}"
+        )
     raise JavaNotFound(
-        "Java was not found: the embedded Neo4j needs Java 17 or 21 "
-        f"(apt install openjdk-17-jre-headless, or set JAVA_HOME / RECOLLECT_JAVA), {_DOCKER_HINT}"
+        f"Java was not found: Neo4j {version} needs {want}: {_install_hint(version)}"
+    )
+
+
+def _install_hint(version: str) -> str:
+    lo, _ = java_range(version)
+    if lo >= 21:
+        return (
+            "install a JDK 21 or 25 (Temurin from https://adoptium.net, or your system's "
+            "openjdk-21/25 package) and set RECOLLECT_JAVA or JAVA_HOME to it, or run the "
+            f"Java 17 LTS fallback with RECOLLECT_NEO4J_VERSION={NEO4J_LTS_VERSION}, {_DOCKER_HINT}"
+        )
+    return (
+        "install Java 17 or 21 (apt install openjdk-17-jre-headless), or set JAVA_HOME / "
+        f"RECOLLECT_JAVA, {_DOCKER_HINT}"
     )
 
 
@@ -152,11 +312,16 @@ def neo4j_version_in_pom(src: Path | None = None) -> str:
 
 
 class LauncherBuild:
-    """The built launcher for one settings object (its cache directory)."""
+    """The built launcher for one settings object: its Neo4j version and cache directory.
+
+    Each Neo4j version is built into its own folder (``neo4j-launcher-<hash>-<version>``), so
+    the 2026 default and the 5.26 LTS fallback live side by side.
+    """
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.dir = settings.cache_dir / f"neo4j-launcher-{launcher_fingerprint()}"
+        self.version = embedded_version(settings)
+        self.dir = settings.cache_dir / f"neo4j-launcher-{launcher_fingerprint()}-{self.version}"
 
     @property
     def marker(self) -> Path:
@@ -188,15 +353,18 @@ class LauncherBuild:
             The build directory.
 
         Raises:
-            JavaNotFound: No Java 17+.
+            JavaNotFound: No Java fits this Neo4j version.
             MavenNotFound: No Maven.
             ServerError: Maven failed (the message names the log with its output).
         """
         say = progress or (lambda _msg: None)
         if self.is_built() and not force:
             return self.dir
-        find_java(self.settings)
+        java = find_java(self.settings, self.version)
         mvn = find_maven(self.settings)
+        lo, _ = java_range(self.version)
+        env = dict(os.environ)
+        env["JAVA_HOME"] = str(Path(os.path.realpath(java.path)).parent.parent)
         self.settings.cache_dir.mkdir(parents=True, exist_ok=True)
         staging = Path(
             tempfile.mkdtemp(prefix="neo4j-launcher-build-", dir=self.settings.cache_dir)
@@ -206,8 +374,8 @@ class LauncherBuild:
             shutil.copy2(src / "pom.xml", staging / "pom.xml")
             shutil.copytree(src / "src", staging / "src")
             say(
-                f"building the embedded Neo4j {neo4j_version_in_pom()} with Maven "
-                "(first time only: downloads about 140 MB from Maven Central)"
+                f"building the embedded Neo4j {self.version} with Maven on Java {java.version} "
+                f"({java.path}; first time only: downloads about 140 MB from Maven Central)"
             )
             log_file = self.settings.cache_dir / "neo4j-launcher-build.log"
             with log_file.open("w") as out:
@@ -219,8 +387,11 @@ class LauncherBuild:
                         "package",
                         "dependency:copy-dependencies",
                         "-DincludeScope=runtime",
+                        f"-Dneo4j.version={self.version}",
+                        f"-Dmaven.compiler.release={lo}",
                     ],
                     cwd=staging,
+                    env=env,
                     stdout=out,
                     stderr=subprocess.STDOUT,
                     check=False,
@@ -232,7 +403,7 @@ class LauncherBuild:
                     f"Maven build of the embedded Neo4j failed ({detail.strip()[:300]}); "
                     f"full output in {log_file}"
                 )
-            (staging / "BUILD_COMPLETE").write_text(neo4j_version_in_pom() + "\n")
+            (staging / "BUILD_COMPLETE").write_text(self.version + "\n")
             if self.dir.exists():
                 shutil.rmtree(self.dir)
             staging.rename(self.dir)

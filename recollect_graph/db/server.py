@@ -14,6 +14,7 @@ import fcntl
 import json
 import logging
 import os
+import re
 import secrets
 import signal
 import socket
@@ -25,12 +26,21 @@ from pathlib import Path
 from typing import Any
 
 from recollect_graph.db.launcher_build import (
-    JVM_FLAGS,
     LAUNCHER_CLASS,
+    NEO4J_LTS_VERSION,
     LauncherBuild,
+    Tool,
     find_java,
+    jvm_flags,
+    parse_neo4j_version,
 )
-from recollect_graph.errors import DataDirError, PortInUse, ServerError
+from recollect_graph.errors import (
+    DataDirError,
+    PortInUse,
+    RecollectError,
+    ServerError,
+    StoreVersionMismatch,
+)
 from recollect_graph.models import ServerStatus
 from recollect_graph.settings import Settings
 
@@ -38,6 +48,9 @@ log = logging.getLogger(__name__)
 
 _DOCKER_HINT = "or run Neo4j with `docker compose up -d --wait` and set NEO4J_URI"
 Progress = Callable[[str], None]
+#: File in the server home naming the Neo4j version that last opened the store.
+STORE_VERSION_FILE = "neo4j-version"
+_JAR_VERSION = re.compile(r"[/\\]neo4j-(\d+\.\d+\.\d+)\.jar")
 
 
 def _quiet(_msg: str) -> None:
@@ -277,25 +290,80 @@ class LocalServer:
                 _wait_gone(int(state.get("pid", 0)))
                 self.state_file.unlink(missing_ok=True)
                 recovered = True
-            java = find_java(self.settings)
+            self.check_store_version()
+            java = find_java(self.settings, self.build.version)
             self._check_ports(grace_s=10.0 if recovered else 0.0)
             if not self.build.is_built():
                 self.build.build(progress=say)
-            return self._launch(java.path, say, watch_pid, recovered)
+            return self._launch(java, say, watch_pid, recovered)
+
+    # -- store version -------------------------------------------------------------------------
+    def store_version(self) -> str | None:
+        """The Neo4j version that last opened this home's store; None when there is no store.
+
+        Read from ``<home>/neo4j-version`` (written at each start); a store made before that file
+        existed is dated by the ``neo4j-X.Y.Z.jar`` its debug.log lists, and failing that is
+        taken to be 5.26 (the only version earlier releases of this package embedded).
+        """
+        marker = self.home / STORE_VERSION_FILE
+        if marker.is_file():
+            text = marker.read_text(errors="replace").strip()
+            if text:
+                return text
+        if not (self.home / "data" / "databases" / "neo4j").is_dir():
+            return None
+        try:
+            found = _JAR_VERSION.findall(self.debug_log.read_text(errors="replace"))
+        except OSError:
+            found = []
+        return found[-1] if found else NEO4J_LTS_VERSION
+
+    def check_store_version(self) -> None:
+        """Refuse to open a store written by another Neo4j line (before anything is started).
+
+        A 5.26 store is upgraded in place by Neo4j 2025+ (and 5.26 cannot open it again), and a
+        2026 store cannot be opened by 5.26, or by an older 2026 release; none of them is opened.
+
+        Raises:
+            StoreVersionMismatch: With the commands that move the data across (export, import).
+        """
+        have = self.store_version()
+        want = self.build.version
+        if have is None or have == want:
+            return
+        try:
+            h, w = parse_neo4j_version(have), parse_neo4j_version(want)
+        except RecollectError:
+            return
+        same_line = (h[0] == 5) == (w[0] == 5)
+        if same_line and (h[0] == 5 or h <= w):
+            return
+        env = f"RECOLLECT_NEO4J_VERSION={have}"
+        raise StoreVersionMismatch(
+            f"the data directory {self.home} holds a Neo4j {have} store and this server is Neo4j "
+            f"{want}: it was not opened (Neo4j cannot move a store between these versions and "
+            f"keep it usable by both). Keep using it with {env}, or move the data: with {env} run "
+            "`recollect-graph export --scope SCOPE --out SCOPE.jsonl` for each scope, then, with "
+            "a new RECOLLECT_DATA_DIR (or this one moved aside), `recollect-graph init` and "
+            "`recollect-graph import SCOPE.jsonl`",
+            store_version=have,
+            server_version=want,
+        )
 
     def _launch(
-        self, java: str, say: Progress, watch_pid: int | None, recovered: bool
+        self, java: Tool, say: Progress, watch_pid: int | None, recovered: bool
     ) -> ServerStatus:
         cfg = self.settings
         env = dict(os.environ)
         if cfg.local_auth:
             env["RECOLLECT_NEO4J_PASSWORD"] = ensure_password(cfg)
         xms = min(512, cfg.heap_mb)
+        say(f"using Java {java.version} at {java.path} (from {java.source})")
         cmd = [
-            java,
+            java.path,
             f"-Xms{xms}m",
             f"-Xmx{cfg.heap_mb}m",
-            *JVM_FLAGS,
+            *jvm_flags(java.major),
             "-cp",
             self.build.classpath(),
             LAUNCHER_CLASS,
@@ -339,7 +407,8 @@ class LocalServer:
         }
         self._write_state(state)
         version = self._wait_ready(proc, offset, t0, say)
-        state.update(version=version, started_at=datetime.now(UTC).isoformat())
+        (self.home / STORE_VERSION_FILE).write_text(version + "\n")
+        state.update(version=version, java=java.path, started_at=datetime.now(UTC).isoformat())
         self._write_state(state)
         took = round(time.monotonic() - t0, 2)
         say(f"Neo4j {version} ready in {took:.1f}s")

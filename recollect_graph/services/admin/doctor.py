@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from recollect_graph.db.client import Db
-from recollect_graph.db.launcher_build import MAX_TESTED_JAVA, find_java, find_maven
+from recollect_graph.db.launcher_build import embedded_version, find_java, find_maven
 from recollect_graph.db.queries import all_names, cypher
 from recollect_graph.db.schema import latest_version, list_indexes
 from recollect_graph.db.server import LocalServer, ensure_password
@@ -67,15 +67,13 @@ def _local_checks(settings: Settings) -> list[Check]:
     out = []
 
     def java() -> Check:
-        j = find_java(settings)
-        if j.major > MAX_TESTED_JAVA:
-            return Check(
-                name="java",
-                status="warn",
-                detail=f"Java {j.version} at {j.path}: Neo4j 5.26 supports Java 17 and 21; "
-                "set JAVA_HOME to one of those",
-            )
-        return Check(name="java", status="ok", detail=f"Java {j.version} at {j.path}")
+        version = embedded_version(settings)
+        j = find_java(settings, version)
+        return Check(
+            name="java",
+            status="ok",
+            detail=f"Java {j.version} at {j.path} (from {j.source}) for Neo4j {version}",
+        )
 
     out.append(_guard("java", java))
     server = LocalServer(settings)
