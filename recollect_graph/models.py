@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class Record(BaseModel):
@@ -85,6 +85,8 @@ class SchemaReport(Record):
     embedding_model: str
     dimensions: int
     seconds: float
+    #: Vector indexes dropped and recreated with their filter properties (Neo4j 2026 migration).
+    recreated_vector_indexes: list[str] = Field(default_factory=list)
 
 
 # -- knowledge core ---------------------------------------------------------------------------

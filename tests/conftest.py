@@ -60,4 +60,6 @@ def cli_env(
     monkeypatch.setenv("RECOLLECT_HTTP_PORT", str(server_settings.http_port))
     monkeypatch.setenv("RECOLLECT_HEAP_MB", str(server_settings.heap_mb))
     monkeypatch.setenv("RECOLLECT_PAGECACHE_MB", str(server_settings.pagecache_mb))
+    if server_settings.neo4j_version:
+        monkeypatch.setenv("RECOLLECT_NEO4J_VERSION", server_settings.neo4j_version)
     return server_settings

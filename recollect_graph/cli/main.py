@@ -132,6 +132,11 @@ def init_cmd(reset_vector_indexes: bool, as_json: bool) -> None:
         f"schema applied in {report.seconds}s (new: {', '.join(report.applied) or 'none'}; "
         f"already applied: {', '.join(report.already_applied) or 'none'})"
     )
+    if report.recreated_vector_indexes:
+        click.echo(
+            "recreated with filter properties (filtered vector search, once): "
+            + ", ".join(report.recreated_vector_indexes)
+        )
     click.echo(
         table(
             [i.model_dump() for i in report.indexes if i.type in ("VECTOR", "FULLTEXT")],

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
@@ -21,7 +22,7 @@ from neo4j import Driver, GraphDatabase, ManagedTransaction, RoutingControl
 from neo4j import exceptions as nx
 
 from recollect_graph.db import adhoc
-from recollect_graph.db.queries import CypherQuery, body_params, cypher
+from recollect_graph.db.queries import C25_SUFFIX, CypherQuery, body_params, cypher, has_c25_variant
 from recollect_graph.errors import (
     AuthFailed,
     ConstraintViolation,
@@ -41,6 +42,16 @@ Row = dict[str, Any]
 VANISHED = "Neo.ClientError.Statement.EntityNotFound"
 #: Attempts of a statement or transaction that keeps meeting vanished nodes.
 VANISHED_ATTEMPTS = 8
+#: First Neo4j release whose vector indexes filter inside the index (Cypher 25 ``SEARCH ...
+#: WHERE`` over ``WITH [...]`` properties). Older servers (5.26 LTS, an old Aura) get the
+#: ``queryNodes`` statements, which filter after the index.
+FILTERED_VECTOR_SINCE = (2026, 1)
+
+
+def parse_server_version(text: str) -> tuple[int, ...]:
+    """The version numbers in ``text``: ``"5.26.30-aura"`` -> ``(5, 26, 30)``; none: ``()``."""
+    m = re.match(r"\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?", text)
+    return tuple(int(g) for g in m.groups() if g is not None) if m else ()
 
 
 def _short(params: Mapping[str, Any]) -> dict[str, Any]:
@@ -110,12 +121,13 @@ def again_if_vanished(fn: Callable[[], T]) -> T:
 class Tx:
     """A transaction handed to a :meth:`Db.write_tx` function: runs named files only."""
 
-    def __init__(self, tx: ManagedTransaction) -> None:
+    def __init__(self, tx: ManagedTransaction, db: Db | None = None) -> None:
         self._tx = tx
+        self._db = db
 
     def run(self, name: str, /, **params: Any) -> list[Row]:
         """Run ``cypher/<name>.cypher`` in this transaction and return its rows as dicts."""
-        q = cypher(name)
+        q = cypher(self._db.statement_name(name) if self._db else name)
         log.debug("tx %s %s", name, _short(params))
         result = self._tx.run(q.text, _bind(q, params))
         return [record_data(r) for r in result]
@@ -145,6 +157,33 @@ class Db:
         self.database = database
         self._owns = owns_driver
         self._udfs: frozenset[str] | None = None
+        self._server_version: tuple[int, ...] | None = None
+
+    # -- server version ---------------------------------------------------------------------
+    @property
+    def server_version(self) -> tuple[int, ...]:
+        """The server's Neo4j version as numbers, read once per client (``dbms.components``)."""
+        if self._server_version is None:
+            rows = self.read("admin/server_info")
+            kernel = next((r for r in rows if r.get("name") == "Neo4j Kernel"), {})
+            self._server_version = parse_server_version(str(kernel.get("version") or "0"))
+        return self._server_version
+
+    @property
+    def filtered_vectors(self) -> bool:
+        """True when the server filters vector lookups inside the index (Neo4j 2026.01+).
+
+        Chooses, once per client, between each vector lookup's two statements: ``<name>_c25``
+        (Cypher 25 ``SEARCH ... WHERE``) and ``<name>`` (``db.index.vector.queryNodes`` and a
+        filter afterwards, with the callers widening ``k`` when filters leave too few).
+        """
+        return self.server_version >= FILTERED_VECTOR_SINCE
+
+    def statement_name(self, name: str) -> str:
+        """The statement this server runs for ``name``: its Cypher 25 variant where it has one."""
+        if has_c25_variant(name) and self.filtered_vectors:
+            return name + C25_SUFFIX
+        return name
 
     @classmethod
     def connect(
@@ -203,7 +242,7 @@ class Db:
         return self._execute(name, params, RoutingControl.WRITE)
 
     def _execute(self, name: str, params: Mapping[str, Any], route: RoutingControl) -> list[Row]:
-        q = cypher(name)
+        q = cypher(self.statement_name(name))
         bound = _bind(q, params)
         log.debug("%s %s", name, _short(params))
         with translate_errors(name):
@@ -220,7 +259,7 @@ class Db:
         Only for statements that manage their own transactions (``CALL {...} IN TRANSACTIONS``)
         or must not run inside one (schema DDL); these are not retried by the driver.
         """
-        q = cypher(name)
+        q = cypher(self.statement_name(name))
         return self._autocommit_text(q.text, _bind(q, params), name)
 
     def apply_statements(self, q: CypherQuery, params: Mapping[str, Any]) -> int:
@@ -248,12 +287,12 @@ class Db:
         :func:`again_if_vanished`, when a node it read was deleted under it).
         """
         with translate_errors("transaction"), self.driver.session(database=self.database) as s:
-            return again_if_vanished(lambda: s.execute_write(lambda tx: fn(Tx(tx))))
+            return again_if_vanished(lambda: s.execute_write(lambda tx: fn(Tx(tx, self))))
 
     def read_tx(self, fn: Callable[[Tx], T]) -> T:
         """Run ``fn`` in one read transaction (a consistent snapshot for several statements)."""
         with translate_errors("transaction"), self.driver.session(database=self.database) as s:
-            return again_if_vanished(lambda: s.execute_read(lambda tx: fn(Tx(tx))))
+            return again_if_vanished(lambda: s.execute_read(lambda tx: fn(Tx(tx, self))))
 
     def write_batches(
         self,

@@ -168,6 +168,18 @@ def cypher(name: str) -> CypherQuery:
     return parse(name, node.read_text(encoding="utf-8"))
 
 
+#: Suffix of a statement's variant for Neo4j 2026+ (Cypher 25 ``SEARCH`` with in-index filters).
+C25_SUFFIX = "_c25"
+
+
+@cache
+def has_c25_variant(name: str) -> bool:
+    """True when ``cypher/<name>_c25.cypher`` exists: the statement has a Neo4j 2026+ variant."""
+    if name.endswith(C25_SUFFIX) or not re.fullmatch(r"[a-z0-9_]+(/[a-z0-9_]+)*", name):
+        return False
+    return f"{name}{C25_SUFFIX}" in set(all_names())
+
+
 def all_names() -> list[str]:
     """Every file under ``cypher/`` as a loader name, sorted."""
     out: list[str] = []

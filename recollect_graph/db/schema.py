@@ -10,12 +10,28 @@ model's, or when the vectors were made by another model.
 from __future__ import annotations
 
 import hashlib
+import logging
 import time
 
 from recollect_graph.db.client import Db
-from recollect_graph.db.queries import CypherQuery, migrations
+from recollect_graph.db.queries import CypherQuery, cypher, migrations
 from recollect_graph.errors import SchemaMismatch
 from recollect_graph.models import IndexInfo, SchemaReport
+
+log = logging.getLogger(__name__)
+
+#: The filter properties of each vector index on Neo4j 2026+ (what its ``SEARCH ... WHERE``
+#: lookups filter on inside the index); ``cypher/admin/vector_indexes_filtered.cypher`` creates
+#: them so. Older servers get the same indexes without filter properties.
+VECTOR_FILTERS: dict[str, tuple[str, ...]] = {
+    "entry_embedding": ("scope_id", "entry_type", "retired_at", "soft_deleted_at"),
+    "chunk_embedding": ("scope_id",),
+    "entity_embedding": ("scope_id",),
+    "topic_embedding": ("scope_id",),
+    "session_embedding": ("scope_id",),
+    "document_embedding": ("scope_id", "soft_deleted_at"),
+}
+_FILTERED_DDL = "admin/vector_indexes_filtered"
 
 #: The commands a :class:`SchemaMismatch` names as its remedy.
 _INIT = "recollect-graph init"
@@ -72,6 +88,10 @@ def apply_schema(db: Db, *, model: str, dimensions: int, timeout_s: int = 300) -
     """
     t0 = time.monotonic()
     _refuse_mismatch(db, model=model, dimensions=dimensions, allow_missing=True)
+    recreated: list[str] = []
+    if db.filtered_vectors:
+        recreated = _drop_unfiltered_vector_indexes(db)
+        db.apply_statements(cypher(_FILTERED_DDL), {"dimensions": dimensions})
     done = {int(r["version"]) for r in db.read("admin/applied_migrations")}
     applied: list[str] = []
     already: list[str] = []
@@ -99,7 +119,40 @@ def apply_schema(db: Db, *, model: str, dimensions: int, timeout_s: int = 300) -
         embedding_model=model,
         dimensions=dimensions,
         seconds=round(time.monotonic() - t0, 2),
+        recreated_vector_indexes=recreated,
     )
+
+
+def unfiltered_vector_indexes(db: Db) -> list[str]:
+    """Vector indexes that lack their filter properties (only on Neo4j 2026+; else empty)."""
+    if not db.filtered_vectors:
+        return []
+    out = []
+    for idx in list_indexes(db):
+        want = VECTOR_FILTERS.get(idx.name)
+        if idx.type == "VECTOR" and want is not None:
+            have = tuple(p for p in idx.properties if p != "embedding")
+            if sorted(have) != sorted(want):
+                out.append(idx.name)
+    return out
+
+
+def _drop_unfiltered_vector_indexes(db: Db) -> list[str]:
+    """Drop the vector indexes made before filtered search (a 5.26-era or older 2026 schema).
+
+    They are recreated with their filter properties right after (from the same stored vectors;
+    Neo4j repopulates them), once: an index with the right properties is left alone.
+    """
+    names = unfiltered_vector_indexes(db)
+    for name in names:
+        log.warning(
+            "recreating vector index %s with its filter properties %s for filtered vector "
+            "search on Neo4j 2026 (once; it is repopulated from the stored vectors)",
+            name,
+            list(VECTOR_FILTERS[name]),
+        )
+        db.write("admin/drop_index", name=name)
+    return names
 
 
 def _refuse_mismatch(db: Db, *, model: str, dimensions: int, allow_missing: bool) -> None:
@@ -141,6 +194,15 @@ def check_schema(db: Db, *, model: str, dimensions: int) -> None:
     _refuse_mismatch(db, model=model, dimensions=dimensions, allow_missing=False)
     versions = {int(r["version"]) for r in db.read("admin/applied_migrations")}
     latest = latest_version()
+    stale = unfiltered_vector_indexes(db)
+    if stale and latest in versions:
+        raise SchemaMismatch(
+            f"the vector indexes {', '.join(stale)} have no filter properties, which filtered "
+            "vector search on Neo4j 2026 needs: run `recollect-graph init` (it recreates them "
+            "once from the stored vectors)",
+            remedy="migrate",
+            command=_INIT,
+        )
     if latest not in versions:
         raise SchemaMismatch(
             f"the graph's schema is at version {max(versions, default=0)} but this version of "

@@ -1,0 +1,75 @@
+// Purpose: hybrid retrieval candidates for a scope: the top $k of the native vector index and the
+//   (Neo4j 2026+: Cypher 25 SEARCH filters the vector index by scope, so other scopes never
+//   crowd this one's nearest entries out of the top $k.)
+//   top $k of the full-text index, merged per entry and filtered. The vector query is $vector, or
+//   $vector_unnamed (the query with its $names replaced) when every one of the $names is a
+//   speaker of the scope's hits for $vector. The full-text query ORs $terms,
+//   leaving out the $names that are speakers of the scope's vector hits (a participant's name
+//   says who, not what); $lucene (the same terms, all of them) when that leaves none, and no
+//   full-text search when it is null. Scores: semantic is the raw cosine similarity to the query
+//   vector (from the index for vector hits, computed for keyword-only hits); keyword is the
+//   Lucene score (0 when the entry did not match the text).
+//   Current entries only unless asked: not retired (superseded), not soft-deleted, valid now; with
+//   $as_of, what was believed and valid at that moment.
+// Params: $vector (list of floats), $vector_unnamed (list of floats or null), $lucene (string or null), $terms (list of escaped lower-case words), $names (list of lower-case names), $k (int), $scope_id (string), $entry_types (list or null), $tags (list or null), $source_types (list or null), $created_after (datetime or null), $as_of (datetime or null), $include_superseded (bool), $include_deleted (bool), $now (datetime)
+// Returns: id, created_at, last_accessed_at, half_life_days, access_count, emotional_valence,
+//   confidence, pinned, score (what fusion needs), semantic (float), keyword (float), vector_hit (bool),
+//   window (int: how many vector hits the index gave before filtering; k means it may have more),
+//   speaker (string or null), valid_from (datetime or null), length (int: characters of content),
+//   unnamed (bool: the scores are for $vector_unnamed)
+CYPHER 25
+CALL () {
+  MATCH (node:Entry)
+    SEARCH node IN (VECTOR INDEX entry_embedding FOR $vector
+                    WHERE node.scope_id = $scope_id LIMIT $k) SCORE AS score
+  RETURN collect({e: node, vhit: true, sem: 2 * score - 1, kw: 0.0}) AS vfound
+}
+WITH vfound, [x IN vfound WHERE x.e.scope_id = $scope_id AND x.e.speaker IS NOT NULL
+              | split(toLower(x.e.speaker), ' ')[0]] AS speakers
+WITH vfound, speakers, $vector_unnamed IS NOT NULL AND size($names) > 0
+                       AND all(n IN $names WHERE n IN speakers) AS unnamed
+CALL (unnamed) {
+  WITH unnamed WHERE unnamed
+  MATCH (node:Entry)
+    SEARCH node IN (VECTOR INDEX entry_embedding FOR $vector_unnamed
+                    WHERE node.scope_id = $scope_id LIMIT $k) SCORE AS score
+  RETURN collect({e: node, vhit: true, sem: 2 * score - 1, kw: 0.0}) AS vfound2
+}
+WITH CASE WHEN unnamed THEN vfound2 ELSE vfound END AS vfound, unnamed,
+     [w IN $terms WHERE NOT (w IN $names AND w IN speakers)] AS kept
+WITH vfound, unnamed,
+     CASE WHEN size(kept) > 0 THEN reduce(q = head(kept), w IN tail(kept) | q + ' ' + w)
+          ELSE $lucene END AS q
+CALL (q) {
+  WITH q WHERE q IS NOT NULL
+  CALL db.index.fulltext.queryNodes('entry_text', q, {limit: $k}) YIELD node, score
+  RETURN collect({e: node, vhit: false, sem: null, kw: score}) AS kfound
+}
+WITH vfound + kfound AS found, size(vfound) AS window, unnamed
+UNWIND found AS x
+WITH window, unnamed, x.e AS e, max(x.kw) AS keyword, max(x.sem) AS sem,
+     any(v IN collect(x.vhit) WHERE v) AS vector_hit
+WHERE e.scope_id = $scope_id
+  AND ($entry_types IS NULL OR e.entry_type IN $entry_types)
+  AND ($tags IS NULL OR any(t IN coalesce(e.tags, []) WHERE t IN $tags))
+  AND ($source_types IS NULL OR e.source_type IN $source_types)
+  AND ($created_after IS NULL OR e.created_at >= $created_after)
+  AND ($include_deleted OR e.soft_deleted_at IS NULL
+       OR ($as_of IS NOT NULL AND e.soft_deleted_at > $as_of))
+  AND (CASE WHEN $as_of IS NULL
+         THEN ($include_superseded OR (e.retired_at IS NULL
+               AND (e.valid_to IS NULL OR e.valid_to > $now)))
+         ELSE e.created_at <= $as_of
+              AND ($include_superseded OR ((e.retired_at IS NULL OR e.retired_at > $as_of)
+                   AND (e.valid_from IS NULL OR e.valid_from <= $as_of)
+                   AND (e.valid_to IS NULL OR e.valid_to > $as_of)))
+       END)
+RETURN e.id AS id, e.created_at AS created_at, e.last_accessed_at AS last_accessed_at,
+       e.half_life_days AS half_life_days, e.access_count AS access_count,
+       e.emotional_valence AS emotional_valence, e.confidence AS confidence, e.pinned AS pinned,
+       e.score AS score,
+       coalesce(sem, 2 * vector.similarity.cosine(e.embedding,
+                                               CASE WHEN unnamed THEN $vector_unnamed ELSE $vector END) - 1)
+         AS semantic,
+       keyword, vector_hit, window, e.speaker AS speaker, e.valid_from AS valid_from,
+       size(e.content) AS length, unnamed
