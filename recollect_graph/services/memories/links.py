@@ -211,7 +211,9 @@ class LinkSuggester:
                 for eid, m in entries.items()
             ],
             scope_id=scope_id,
-            k=max(100, top_k * 10),
+            # Neo4j 2026+ filters scope, retirement and deletion inside the index; older servers
+            # filter afterwards and need the wider window.
+            k=max(50, top_k * 4) if self.db.filtered_vectors else max(100, top_k * 10),
         )
         by_source: dict[str, list[dict[str, Any]]] = {eid: [] for eid in entries}
         for r in rows:

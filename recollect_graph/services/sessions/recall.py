@@ -347,11 +347,15 @@ class Recall:
         return out
 
     def _vector_rows(self, scope_id: str, vector: list[float]) -> list[dict[str, Any]]:
-        """Semantic candidates of the scope, over-fetching when other scopes crowd the index."""
+        """Semantic candidates of the scope.
+
+        Neo4j 2026+ filters the index by scope, so one read finds the scope's nearest; older
+        servers filter afterwards, so this over-fetches while other scopes crowd the index.
+        """
         k = VECTOR_K
         while True:
             rows = self.db.read("recall/vector", scope_id=scope_id, vector=vector, k=k)
-            if len(rows) >= VECTOR_K // 4 or k >= VECTOR_K_MAX:
+            if self.db.filtered_vectors or len(rows) >= VECTOR_K // 4 or k >= VECTOR_K_MAX:
                 return rows
             k *= 8
 
