@@ -76,9 +76,7 @@ def _own(rg: Recollect, scope: str, label: str) -> set[str]:
     return {r["id"] for r in rows}
 
 
-def test_search_returns_the_scopes_own_nearest_entries(
-    rg: Recollect, scopes: list[str]
-) -> None:
+def test_search_returns_the_scopes_own_nearest_entries(rg: Recollect, scopes: list[str]) -> None:
     asked = scopes[-1]
     own = _own(rg, asked, "Entry")
     for i, memory in enumerate(MEMORIES[:4]):
