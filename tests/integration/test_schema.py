@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from recollect_graph import Recollect, Settings
-from recollect_graph.db.schema import latest_version, list_indexes
+from recollect_graph.db.schema import VECTOR_FILTERS, latest_version, list_indexes
 from recollect_graph.errors import SchemaMismatch
 from recollect_graph.models import ServerStatus
 
@@ -155,3 +155,39 @@ def test_a_graph_behind_this_version_is_migrated_on_open(
         assert latest in {int(r["v"]) for r in rg.query(versions)}
     finally:
         rg.init_schema()
+
+
+def test_vector_indexes_declare_the_filter_properties_their_lookups_use(rg: Recollect) -> None:
+    """Neo4j 2026: scope (and state) filter inside each vector index; 5.26: plain indexes."""
+    vector = {i.name: i for i in list_indexes(rg.db) if i.type == "VECTOR"}
+    assert set(vector) >= set(VECTOR_FILTERS)
+    for name, want in VECTOR_FILTERS.items():
+        extra = [p for p in vector[name].properties if p != "embedding"]
+        assert sorted(extra) == (sorted(want) if rg.db.filtered_vectors else []), name
+    lookup = rg.db.statement_name("search/candidates")
+    assert lookup == ("search/candidates_c25" if rg.db.filtered_vectors else "search/candidates")
+
+
+def test_a_vector_index_without_filter_properties_is_recreated_once(
+    rg: Recollect, server_settings: Settings, scope_id: str
+) -> None:
+    """An older 2026 store: init drops and recreates the index once; the data stays searchable."""
+    rg.remember("the staging database is rebuilt every night", scope_id=scope_id, owner_id="kai")
+    rg.query("DROP INDEX entry_embedding", write=True)
+    rg.query(
+        "CREATE VECTOR INDEX entry_embedding FOR (n:Entry) ON (n.embedding) "
+        "OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}}",
+        write=True,
+    )
+    try:
+        if rg.db.filtered_vectors:
+            with pytest.raises(SchemaMismatch, match="filter properties") as e:
+                Recollect.open(server_settings, schema="check")
+            assert e.value.command == "recollect-graph init"
+    finally:
+        first = rg.init_schema()
+    second = rg.init_schema()
+    assert first.recreated_vector_indexes == (["entry_embedding"] if rg.db.filtered_vectors else [])
+    assert second.recreated_vector_indexes == []
+    hits = rg.search("when is staging rebuilt?", scope_id=scope_id, limit=3, touch=False)
+    assert hits and "staging database" in hits[0].entry.content

@@ -7,7 +7,9 @@ import pytest
 from click.testing import CliRunner
 
 from recollect_graph.cli.main import cli
+from recollect_graph.db import launcher_build
 from recollect_graph.db.launcher_build import (
+    NEO4J_VERSION,
     LauncherBuild,
     find_java,
     launcher_fingerprint,
@@ -24,10 +26,12 @@ def no_java_on_path(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     empty.mkdir()
     monkeypatch.setenv("PATH", str(empty))
     monkeypatch.delenv("JAVA_HOME", raising=False)
+    monkeypatch.setattr(launcher_build, "JVM_DIRS", (str(empty),))
 
 
-def test_pom_pins_neo4j_526_lts() -> None:
-    assert neo4j_version_in_pom().startswith("5.26.")
+def test_pom_default_is_the_embedded_version() -> None:
+    assert neo4j_version_in_pom() == NEO4J_VERSION
+    assert NEO4J_VERSION.startswith("2026.")
     assert len(launcher_fingerprint()) == 16
 
 
@@ -37,7 +41,8 @@ def test_missing_java_is_one_line_with_what_to_do(no_java_on_path: None, tmp_pat
         LocalServer(settings).start()
     msg = str(e.value)
     assert "\n" not in msg
-    assert "Java 17" in msg and "JAVA_HOME" in msg and "docker compose" in msg
+    assert "Java 21+" in msg and "JAVA_HOME" in msg and "docker compose" in msg
+    assert "RECOLLECT_NEO4J_VERSION=5.26.30" in msg
     assert not settings.server_home.joinpath("server.json").exists()
 
 
@@ -56,7 +61,9 @@ def test_old_java_is_refused(tmp_path: Path) -> None:
     fake = tmp_path / "java"
     fake.write_text("#!/bin/sh\necho 'openjdk version \"11.0.2\" 2019-01-15' >&2\n")
     fake.chmod(0o755)
-    with pytest.raises(JavaNotFound, match=r"Java 11 .* too old"):
+    with pytest.raises(
+        JavaNotFound, match=r"RECOLLECT_JAVA=.* is Java 11, but Neo4j .* needs Java 21"
+    ):
         find_java(make_settings(tmp_path, java=str(fake)))
 
 
