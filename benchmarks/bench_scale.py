@@ -340,6 +340,9 @@ def main() -> None:
     ap.add_argument("--heap-mb", type=int, default=2048)
     ap.add_argument("--pagecache-mb", type=int, default=1024)
     ap.add_argument("--out", type=Path, default=Path("benchmarks/results/scale.json"))
+    ap.add_argument(
+        "--neo4j-version", help="embedded Neo4j version (default: RECOLLECT_NEO4J_VERSION or 2026)"
+    )
     args = ap.parse_args()
     result: dict[str, Any] = {
         "started": datetime.now(UTC).isoformat(),
@@ -348,7 +351,9 @@ def main() -> None:
         "sizes": [],
     }
     with (
-        bench_server(heap_mb=args.heap_mb, pagecache_mb=args.pagecache_mb) as (settings, srv, st),
+        bench_server(
+            heap_mb=args.heap_mb, pagecache_mb=args.pagecache_mb, neo4j_version=args.neo4j_version
+        ) as (settings, srv, st),
         Recollect.open(settings) as rg,
     ):
         result["neo4j"] = st.version

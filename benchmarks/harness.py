@@ -21,11 +21,13 @@ register_root("testing", Path(__file__).resolve().parents[1] / "tests" / "cypher
 
 @contextlib.contextmanager
 def bench_server(
-    heap_mb: int = 2048, pagecache_mb: int = 1024
+    heap_mb: int = 2048, pagecache_mb: int = 1024, neo4j_version: str | None = None
 ) -> Iterator[tuple[Settings, LocalServer, ServerStatus]]:
     """An embedded Neo4j in a temporary directory on a free port (2 GB heap, 1 GB page cache).
 
-    The server watches this process, so an interrupted benchmark leaves no JVM behind.
+    ``neo4j_version`` (default ``RECOLLECT_NEO4J_VERSION``, else the embedded default) picks the
+    Neo4j, e.g. ``5.26.30`` for the LTS fallback. The server watches this process, so an
+    interrupted benchmark leaves no JVM behind.
     """
     with tempfile.TemporaryDirectory(prefix="rg-bench-") as tmp:
         settings = Settings.from_env(
@@ -37,6 +39,8 @@ def bench_server(
             local_auth=False,
             heap_mb=heap_mb,
             pagecache_mb=pagecache_mb,
+            neo4j_version=neo4j_version or os.environ.get("RECOLLECT_NEO4J_VERSION") or None,
+            start_timeout_s=600.0,
         )
         server = LocalServer(settings)
         status = server.start(progress=lambda m: print(m, file=sys.stderr), watch_pid=os.getpid())

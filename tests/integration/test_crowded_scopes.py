@@ -1,12 +1,13 @@
 """Many scopes holding the same content: each scope's own nearest items still come back.
 
 One scope gets memories, a conversation session and a document; it is exported and imported
-into 40 other scopes (ids remapped, the vectors copied as they are), so every vector lookup
-meets 41 identical candidates for each item and the items of one scope are a small minority of
-the index (under 3 %). Entries (search), chunks (context packs) and sessions (recall) of the
-scope asked must come back, and nothing from the other scopes. On Neo4j 2026 the vector indexes
-filter by scope inside the index; on 5.26 the callers widen the window until the scope's items
-are in it (``make test-526`` runs this file there too).
+into 20 other scopes (ids remapped, the vectors copied as they are), so every vector lookup
+meets 21 identical candidates for each item, more than the index window the search asks for
+(10 candidates here), and the items of one scope are a small minority of the index. Entries
+(search), chunks (context packs) and sessions (recall) of the scope asked must come back, and
+nothing from the other scopes. On Neo4j 2026 the vector indexes filter by scope inside the index;
+on 5.26 the callers widen the window until the scope's items are in it (``make test-526`` runs
+this file there too).
 """
 
 from __future__ import annotations
@@ -17,10 +18,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from recollect_graph import Recollect
+from recollect_graph import Recollect, Settings
 from tests.integration.test_context_pack import add_document
 
-COPIES = 40
+COPIES = 20
 NOW = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
 MEMORIES = [
     "The nightly deploy of the billing service runs at 02:00 UTC from the release branch.",
@@ -50,7 +51,7 @@ CHUNKS = [
 
 @pytest.fixture(scope="module")
 def scopes(rg: Recollect) -> Iterator[list[str]]:
-    """41 scopes with identical content (one written, 40 imported copies); the last is asked."""
+    """21 scopes with identical content (one written, 20 imported copies); the last is asked."""
     base = f"crowd-{uuid.uuid4().hex[:8]}"
     rg.remember_many([{"content": m} for m in MEMORIES], scope_id=base, owner_id="kai")
     rg.sessions.add_turns(
@@ -71,26 +72,35 @@ def scopes(rg: Recollect) -> Iterator[list[str]]:
     yield [base, *copies]
 
 
+@pytest.fixture(scope="module")
+def narrow(rg: Recollect, server_settings: Settings) -> Iterator[Recollect]:
+    """The same graph, searched with the narrowest index window (10 candidates per index)."""
+    with Recollect.open(server_settings.model_copy(update={"search_candidates": 10})) as r:
+        yield r
+
+
 def _own(rg: Recollect, scope: str, label: str) -> set[str]:
     rows = rg.query(f"MATCH (n:{label} {{scope_id: $s}}) RETURN n.id AS id", {"s": scope})
     return {r["id"] for r in rows}
 
 
-def test_search_returns_the_scopes_own_nearest_entries(rg: Recollect, scopes: list[str]) -> None:
+def test_search_returns_the_scopes_own_nearest_entries(
+    narrow: Recollect, scopes: list[str]
+) -> None:
     asked = scopes[-1]
-    own = _own(rg, asked, "Entry")
+    own = _own(narrow, asked, "Entry")
     for i, memory in enumerate(MEMORIES[:4]):
-        hits = rg.search(memory, scope_id=asked, limit=5, touch=False)
+        hits = narrow.search(memory, scope_id=asked, limit=5, touch=False)
         assert hits, memory
         assert {h.entry.id for h in hits} <= own
         assert hits[0].entry.content == memory, (i, hits[0].entry.content)
         assert hits[0].signals.semantic > 0.99
 
 
-def test_context_pack_cites_the_scopes_own_chunks(rg: Recollect, scopes: list[str]) -> None:
+def test_context_pack_cites_the_scopes_own_chunks(narrow: Recollect, scopes: list[str]) -> None:
     asked = scopes[-1]
-    own = _own(rg, asked, "Chunk")
-    pack = rg.context(CHUNKS[1], scope_id=asked, budget_tokens=1500)
+    own = _own(narrow, asked, "Chunk")
+    pack = narrow.context(CHUNKS[1], scope_id=asked, budget_tokens=1500)
     cited = [c for c in pack.citations if c["kind"] == "chunk"]
     assert cited, pack.markdown
     assert {c["id"] for c in cited} <= own
