@@ -16,7 +16,8 @@ import pytest
 
 from recollect_graph import Recollect, Settings
 from recollect_graph.db.client import Db
-from recollect_graph.db.server import LocalServer, ensure_password
+from recollect_graph.db.launcher_build import LauncherBuild
+from recollect_graph.db.server import STORE_VERSION_FILE, LocalServer, ensure_password
 from recollect_graph.errors import AuthFailed
 from recollect_graph.models import ServerStatus
 from tests.helpers import make_settings
@@ -37,7 +38,9 @@ def test_status_reports_what_a_user_needs(
     assert st.running
     assert st.pid == neo4j_server.pid
     assert st.bolt_uri == f"bolt://127.0.0.1:{server_settings.bolt_port}"
-    assert st.version and st.version.startswith("5.26.")
+    # the version asked for (2026 by default, 5.26 in make test-526), recorded with the store
+    assert st.version == LauncherBuild(server_settings).version
+    assert (server_settings.server_home / STORE_VERSION_FILE).read_text().strip() == st.version
     assert st.home == str(server_settings.server_home)
     assert st.uptime_s is not None and st.uptime_s >= 0
     assert st.rss_mb and st.rss_mb > 50
