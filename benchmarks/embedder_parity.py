@@ -8,7 +8,10 @@ evenly (seeded) to ``--texts`` (default 1,000) of varied length, from a word to 
 Reported: the cosine between the two backends' vectors of each text (mean, minimum, 1st
 percentile, share >= 0.99), and the speed of each backend measured in the same process, one after
 the other, on the same texts: batches (texts/s, ``embed`` of all texts) and single queries (median
-ms of ``embed_one`` with the cache off over ``--queries`` short texts). The ratio onnx / torch is
+ms of ``embed_one`` with the cache off over ``--queries`` short texts); with ``--locomo``, the
+dense-retrieval LoCoMo R@10 of each backend (every turn indexed as ``"(session date) speaker:
+text"``, each question ranked by cosine within its conversation, categories 1-4, as the ``dense``
+baseline of ``benchmarks/locomo.py``). The ratio onnx / torch is
 the speed-up. Both backends use the same thread count (onnxruntime's and torch's defaults: one per
 core).
 
@@ -32,6 +35,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks import locomo_eval as le
 from recollect_graph.nlp.embedder import Embedder
 from recollect_graph.settings import Settings
 
@@ -98,6 +102,21 @@ def _speed(emb: Embedder, texts: list[str], queries: list[str]) -> dict[str, flo
     }
 
 
+def dense_recall(emb: Embedder, locomo: Path, k: int = 10) -> dict[str, float]:
+    """Mean R@k of cosine ranking over categories 1-4 of every conversation (and its count)."""
+    scores: list[float] = []
+    for conv in le.load(locomo):
+        turns = conv.turns
+        docs = np.asarray(emb.embed([t.indexed_text() for t in turns]))
+        qs = [q for q in conv.questions if q.category in (1, 2, 3, 4) and q.gold]
+        qv = np.asarray(emb.embed([q.question for q in qs]))
+        for q, v in zip(qs, qv, strict=True):
+            order = np.argsort(-(docs @ v), kind="stable")
+            ranked = [turns[i].dia_id for i in order[:k]]
+            scores.append(le.recall_at(ranked, q.gold, k))
+    return {f"r@{k}": float(np.mean(scores)), "questions": len(scores)}
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
     texts = build_texts(args.locomo, args.texts)
     queries = [t for t in texts if len(t) < 120][: args.queries]
@@ -116,6 +135,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     for name, emb in (("torch", torch_emb), ("onnx-int8", onnx_emb)):
         speed[name] = _speed(emb, texts, queries)
     worst = [texts[i][:80] for i in np.argsort(cos)[:5]]
+    recall = (
+        {
+            n: dense_recall(e, args.locomo)
+            for n, e in (("torch", torch_emb), ("onnx-int8", onnx_emb))
+        }
+        if args.locomo
+        else None
+    )
     return {
         "benchmark": "embedder parity and speed (onnx int8 vs torch)",
         "machine": {"cpus": __import__("os").cpu_count(), "python": platform.python_version()},
@@ -138,6 +165,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             / speed["onnx-int8"]["single_ms_median"],
         },
         "onnx_load_s": load_onnx,
+        "locomo_dense_recall": recall,
     }
 
 
@@ -162,6 +190,12 @@ def main() -> None:
         print(
             f"{name:10s} batch {s['batch_texts_per_s']:7.1f} texts/s   single query "
             f"{s['single_ms_median']:6.1f} ms median, {s['single_ms_p95']:6.1f} ms p95"
+        )
+    if result["locomo_dense_recall"]:
+        rec = result["locomo_dense_recall"]
+        print(
+            f"LoCoMo dense R@10 ({rec['torch']['questions']} questions): torch "
+            f"{rec['torch']['r@10']:.4f}, onnx-int8 {rec['onnx-int8']['r@10']:.4f}"
         )
     print(
         f"onnx/torch: batch throughput x{r['batch_throughput']:.2f}, "
