@@ -12,9 +12,20 @@ setup: $(STAMP) neo4j-build
 
 # The virtual environment and every Python package (torch comes from pip's cache after the
 # first install on a machine).
+# Light install: `make setup TORCH=cpu` installs the CPU-only build of torch first, from
+# TORCH_INDEX (PyTorch's CPU wheel index unless you name your own mirror), instead of PyPI's
+# CUDA build (about 5 GB less; see docs/operations.md "A light install"). Start from no .venv.
+TORCH ?=
+TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
+	@if [ "$(TORCH)" = cpu ]; then \
+	  echo "installing the CPU-only torch from $(TORCH_INDEX)"; \
+	  $(BIN)/pip install -q torch --index-url '$(TORCH_INDEX)' || { \
+	    echo "no CPU-only torch at $(TORCH_INDEX): set TORCH_INDEX to an index that has one" >&2; \
+	    exit 1; }; \
+	elif [ -n "$(TORCH)" ]; then echo "TORCH must be cpu or unset (got $(TORCH))" >&2; exit 1; fi
 	$(BIN)/pip install -q -e '.[dev]'
 	@touch $(STAMP)
 

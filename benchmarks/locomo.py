@@ -119,6 +119,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         help="with --uri and --runid: the conversations are already stored, search only",
     )
     ap.add_argument("--no-baselines", action="store_true", help="only our search")
+    ap.add_argument(
+        "--backend",
+        choices=("auto", "onnx", "torch"),
+        default="auto",
+        help="embedder backend (RECOLLECT_EMBEDDER_BACKEND; default auto)",
+    )
     ap.add_argument("--out", type=Path, default=None, help="results JSON path")
     ap.add_argument("--details", type=Path, default=None, help="per-question rankings (JSONL)")
     ap.add_argument("--json", action="store_true", help="print the JSON instead of the table")
@@ -210,11 +216,12 @@ def _unit(vectors: Sequence[Sequence[float]]) -> npt.NDArray[np.float32]:
 
 @contextmanager
 def open_store(args: argparse.Namespace) -> Iterator[Settings]:
+    backend = {"embedding_backend": args.backend}
     if args.uri:
-        yield Settings.from_env(neo4j_uri=args.uri)
+        yield Settings.from_env(neo4j_uri=args.uri, **backend)
         return
     with bench_server() as (settings, _server, _status):
-        yield settings
+        yield settings.model_copy(update=backend)
 
 
 def git_commit() -> str | None:
@@ -308,6 +315,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 )
         used = {k: getattr(rg.settings, k) for k in _WEIGHT_FIELDS}
         model = rg.embedder.model_id
+        backend = rg.embedder.backend
     if args.details:
         args.details.parent.mkdir(parents=True, exist_ok=True)
         with args.details.open("w", encoding="utf-8") as fh:
@@ -324,7 +332,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "limit_questions": args.limit_questions,
         },
         "store": how,
-        "search": {"limit": args.limit, "touch": False, "settings": used, "model": model},
+        "search": {
+            "limit": args.limit,
+            "touch": False,
+            "settings": used,
+            "model": model,
+            "backend": backend,
+        },
         "variants": {v.name: {"settings": v.settings, "options": v.options} for v in variants},
         "evidence": evidence.as_dict(),
         "ingest": ingest,

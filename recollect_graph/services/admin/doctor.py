@@ -254,12 +254,18 @@ def _ids(row: dict[str, Any]) -> list[str]:
 
 
 def _embedder(settings: Settings) -> Check:
-    emb = Embedder(settings.embedding_model)
+    emb = Embedder(
+        settings.embedding_model, backend=settings.embedding_backend, cache_dir=settings.cache_dir
+    )
     vec = emb.embed_one("doctor check")
+    why = f" ({emb.fallback_reason})" if emb.fallback_reason else ""
     return Check(
         name="embedding model",
-        status="ok",
-        detail=f"{settings.embedding_model}: {len(vec)} dims, max {emb.max_tokens} tokens",
+        status="warn" if settings.embedding_backend == "onnx" and emb.fallback_reason else "ok",
+        detail=(
+            f"{settings.embedding_model}: {len(vec)} dims, max {emb.max_tokens} tokens, "
+            f"backend {emb.backend}{why}"
+        ),
     )
 
 

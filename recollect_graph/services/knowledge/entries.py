@@ -49,6 +49,7 @@ from recollect_graph.services.kernel.validation import (
 from recollect_graph.services.knowledge import lifecycle
 from recollect_graph.services.knowledge import provenance as context_mod
 from recollect_graph.services.knowledge.access import Access
+from recollect_graph.services.knowledge.bulk import overlapped
 from recollect_graph.services.knowledge.rows import entry_from_row
 from recollect_graph.services.knowledge.undo import History, operation_from_row
 from recollect_graph.vocabulary import ENTRY_TYPES, RELATIONS, SOURCE_TYPES, SOURCES, VALENCES
@@ -136,6 +137,9 @@ class Knowledge(History):
         self.embedder = embedder
         self.extractor = extractor
         self.capture_context = capture_context
+        #: Whether ``remember_many`` overlaps embedding, parsing and writing of its batches
+        #: (``services/knowledge/bulk.py``); off runs them one after the other.
+        self.overlap = True
         self.access = Access(db)
 
     # -- remember ----------------------------------------------------------------------------
@@ -208,11 +212,19 @@ class Knowledge(History):
         rows = self._validated(items, redact=redact)
         total = len(rows)
         out: list[Entry] = []
-        for start in range(0, total, max(1, batch_size)):
-            batch = rows[start : start + batch_size]
-            out.extend(self._write_batch(batch, scope_id, owner_id, in_batch_tx))
+        batches = [rows[s : s + batch_size] for s in range(0, total, batch_size)]
+
+        def write(batch: list[dict[str, Any]], vectors: list[list[float]], claims: Any) -> None:
+            prepared = self._finish_batch(batch, vectors, claims, scope_id, owner_id)
+            out.extend(self._write_batch(prepared, in_batch_tx))
             if progress:
                 progress(len(out), total)
+
+        if self.overlap:
+            overlapped(batches, self._embed_batch, self._parse_batch, write)
+        else:
+            for b in batches:
+                write(b, self._embed_batch(b), self._parse_batch(b))
         return out
 
     def prepare(
@@ -330,13 +342,9 @@ class Knowledge(History):
                 seen.add(t)
 
     def _write_batch(
-        self,
-        batch: list[dict[str, Any]],
-        scope_id: str,
-        owner_id: str,
-        in_batch_tx: BatchHook | None = None,
+        self, prepared: PreparedEntries, in_batch_tx: BatchHook | None = None
     ) -> list[Entry]:
-        prepared = self._prepare_batch(batch, scope_id, owner_id)
+        scope_id = prepared.scope_id
 
         def tx_fn(tx: Tx) -> list[Entry]:
             entries = self._write_rows(tx, prepared)
@@ -357,7 +365,27 @@ class Knowledge(History):
     def _prepare_batch(
         self, batch: list[dict[str, Any]], scope_id: str, owner_id: str
     ) -> PreparedEntries:
-        vectors = self.embedder.embed([embed_text(r["props"]) for r in batch])
+        return self._finish_batch(
+            batch, self._embed_batch(batch), self._parse_batch(batch), scope_id, owner_id
+        )
+
+    def _embed_batch(self, batch: list[dict[str, Any]]) -> list[list[float]]:
+        return self.embedder.embed([embed_text(r["props"]) for r in batch])
+
+    def _parse_batch(self, batch: list[dict[str, Any]]) -> list[list[Claim]]:
+        if not self.extractor:
+            return [[] for _ in batch]
+        return self.extractor.extract_many([r["props"]["content"] for r in batch])
+
+    def _finish_batch(
+        self,
+        batch: list[dict[str, Any]],
+        vectors: list[list[float]],
+        claims: list[list[Claim]],
+        scope_id: str,
+        owner_id: str,
+    ) -> PreparedEntries:
+        """Rows of a batch whose vectors and claims are made (reads the committed scope)."""
         fits = self._schema_fits(batch, vectors, scope_id)
         now = now_utc()
         rows = []
@@ -377,11 +405,6 @@ class Knowledge(History):
             )
             p["id"] = eid
             rows.append({"id": eid, "props": {k: v for k, v in p.items() if v is not None}})
-        claims = (
-            self.extractor.extract_many([r["props"]["content"] for r in batch])
-            if self.extractor
-            else [[] for _ in batch]
-        )
         return PreparedEntries(
             scope_id=scope_id,
             now=now,
