@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from recollect_graph.nlp.claim_lexicon import category
 from recollect_graph.nlp.values import comparable, normalise, same_value, version_split
 
 PRIORITY = ("attribution_conflict", "status_conflict", "value_conflict", "polarity_conflict")
@@ -143,7 +144,7 @@ def judge(new: Any, old: Any) -> Verdict | None:
 
 
 _SLOT_WHY = {
-    "value": "one statement cannot hold two values",
+    "value": "the same statement cannot hold two values",
     "employer": "a person works at one place at a time",
     "residence": "a person lives in one place at a time",
     "location": "a thing is in one place at a time",
@@ -168,9 +169,9 @@ def _judge_slot(new: Any, old: Any) -> Verdict | None:
     if slot == "value":
         if not comparable(no, oo) or same_value(no, oo):
             return None
-        why = _SLOT_WHY["value"]
-    else:
-        why = _SLOT_WHY.get(slot, f"{slot} takes one value")
+    elif category(no) and category(oo) and category(no) != category(oo):
+        return None  # a framework and a bundler are not alternatives
+    why = _SLOT_WHY.get(slot, f"{slot} takes one value")
     return Verdict(
         "value_conflict",
         0.85,

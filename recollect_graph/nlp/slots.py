@@ -22,6 +22,7 @@ from collections.abc import Iterator
 
 from recollect_graph.nlp.claim_lexicon import (
     GENERIC_SUBJECTS,
+    STATE,
     STATUS,
     bag_key,
     canonical,
@@ -179,6 +180,8 @@ def slot_frames(c: str, people: set[str], proper: set[str]) -> Iterator[Claim]:
             yield cl
     if not found:
         yield from _location(c, proper, additive)
+    yield from _property(c)
+    yield from _still_working(c)
     yield from _typed_value(c, proper, additive)
 
 
@@ -190,15 +193,22 @@ def _tool_slots(c: str, proper: set[str], additive: str | None) -> Iterator[Clai
     if m is None:
         return
     slot = next(s for i, (_, s) in enumerate(slots) if m.group(f"s{i}"))
-    if slot == "uses":
-        return  # "switched CI to X": a tool claim of the clause frames
     val = _value_text(m.group("val"))
     tech = _tech(val, proper)
     skey = _subject_key(m.group("subj"))
     if not tech or not skey or skey == "we":
         return
     pol = -1 if m.group("neg") else 1
+    if slot == "uses":  # "we switched CI to X": a tool choice of CI
+        if category(tech):
+            yield Claim(subject=m.group("subj"), subject_key=skey, predicate="uses", object=val,
+                        object_key=tech, polarity=pol, category=category(tech))  # fmt: skip
+        return
     yield _claim(m.group("subj"), skey, slot, val, tech, "technology", pol, additive)
+    if category(tech):  # also a tool choice, so that "uses"/"switched to" phrasings meet it
+        yield Claim(subject=m.group("subj"), subject_key=skey, predicate="uses", object=val,
+                    object_key=tech, polarity=pol, category=category(tech),
+                    modality=additive)  # fmt: skip
 
 
 def _person_slots(
@@ -214,7 +224,7 @@ def _person_slots(
             person = bool(who.split()) and all(w in people for w in who.split())
         val = _value_text(m.group("val"))
         v = canonical(val)
-        if not person or not v or len(v.split()) > 4 or category(v):
+        if not person or not v or len(v.split()) > 4 or (slot != "employer" and category(v)):
             continue
         if slot == "employer" and not all(w in proper for w in v.split()[:1]):
             continue
@@ -241,6 +251,85 @@ def _location(c: str, proper: set[str], additive: str | None) -> Iterator[Claim]
     if not skey or skey == "we" or canonical(m.group("subj")) in STATUS:
         return
     yield _claim(m.group("subj"), skey, "location", val, v, "place", modality=additive)
+
+
+#: Adjectives whose opposite is another word (the ``un``/``non``/``in``/``im`` prefixes are
+#: handled by rule).
+ANTONYMS = {
+    "stateful": "stateless",
+    "private": "public",
+    "asynchronous": "synchronous",
+    "async": "sync",
+    "closed": "open",
+    "offline": "online",
+    "manual": "automatic",
+    "unsafe": "safe",
+    "insecure": "secure",
+    "broken": "working",
+    "down": "up",
+    "outdated": "current",
+    "stale": "fresh",
+    "dynamic": "static",
+    "centralized": "decentralized",
+    "internal": "external",
+    "mutable": "immutable",
+}
+_NEGATED_PREFIX = re.compile(r"^(?:un|non-?|in|im)(?=[a-z]{4,})")
+_PROPERTY = re.compile(
+    r"^(?P<subj>.+?)\s+(?:is|are|was|were|stays|remains|must be|should be|has to be|"
+    r"needs to be)\s+(?P<neg>not\s+|no longer\s+|never\s+)?(?:now\s+|still\s+|always\s+|"
+    r"fully\s+|completely\s+)?(?P<adj>[a-z][a-z-]{3,})" + _END
+)
+_KNOWN_POSITIVE = frozenset({"versioned", "stateless", "idempotent", "encrypted", "cached",
+                             "public", "synchronous", "sync", "secure", "safe", "mutable",
+                             "thread-safe", "backwards-compatible", "compatible", "available",
+                             "supported", "deterministic", "paginated", "authenticated",
+                             "indexed", "sharded", "replicated", "open-source", "online",
+                             "automatic", "static", "working", "up", "current", "fresh",
+                             "internal", "centralized"})  # fmt: skip
+
+
+_STILL_WORKING = re.compile(
+    r"^(?:we|i|they|the team|our team|you)\s+(?:are|am|is|'re|'m)\s+(?:still\s+|now\s+|"
+    r"currently\s+)*(?:working on|busy with|in the middle of|halfway through)\s+(?P<item>.+?)"
+    + _END
+)
+
+
+def _still_working(c: str) -> Iterator[Claim]:
+    """A team still working on X: X is in progress (the status clause frames need a person)."""
+    m = _STILL_WORKING.match(c.replace("we're", "we are").replace("i'm", "i am"))
+    if not m:
+        return
+    item = _value_text(m.group("item"))
+    key = bag_key(item)
+    if key and len(key.split()) <= 5:
+        yield Claim(subject=item, subject_key=key, predicate="status", object="in progress",
+                    object_key="in_progress")  # fmt: skip
+
+
+def _property(c: str) -> Iterator[Claim]:
+    """A predicate adjective and its negation: "the auth service is (not) stateless"."""
+    m = _PROPERTY.match(c)
+    if not m:
+        return
+    adj = m.group("adj")
+    if adj in STATUS or adj in STATE or (adj.endswith("ing") and adj != "working"):
+        return
+    pol = -1 if m.group("neg") else 1
+    base = ANTONYMS.get(adj)
+    if base:
+        adj, pol = base, -pol
+    else:
+        stripped = _NEGATED_PREFIX.sub("", adj).lstrip("-")
+        known = stripped in _KNOWN_POSITIVE | set(ANTONYMS.values())
+        participle = stripped.endswith("ed") and not adj.startswith(("in", "im"))
+        if stripped != adj and (known or participle):
+            adj, pol = stripped, -pol
+    skey = _subject_key(m.group("subj"))
+    if not skey or skey == "we":
+        return
+    yield _claim(m.group("subj"), skey, "property", adj, adj, "property", pol)
 
 
 _FILLER = frozenset({
@@ -277,7 +366,7 @@ _VALUE_SPAN = re.compile(
     r"|(?:(?:once|twice)\s+(?:a|an|per|each|every)\s+(?:day|week|month|year|hour))"
     r"|(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*(?:(?:,\s*|\s+and\s+|\s*&\s*)(?:mon|tue|wed|thu|"
     r"fri|sat|sun)[a-z]*)*)"
-    r"|(?:\$?(?:\d[\d,]*(?:\.\d+)?|[a-z]+)(?:\s*(?:k|m|bn))?(?:\s+dozen)?"
+    r"|(?:\$?(?:\d[\d,]*(?:\.\d+)?|[a-z]+)(?:\s*(?:k|m|bn)\b)?(?:\s+dozen)?"
     r"(?:\s*(?:ms|milliseconds?|seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|"
     r"years?|mb|gb|kb|tb|gib|mib|kib|bytes?|megabytes?|gigabytes?|kilobytes?|%|percent)\b"
     r"(?:\s+and\s+(?:\d+|[a-z]+)\s+(?:seconds?|minutes?|hours?|days?))?)?)"
@@ -287,29 +376,25 @@ _VALUE_SPAN = re.compile(
 
 
 def _typed_value(c: str, proper: set[str], additive: str | None) -> Iterator[Claim]:
-    """A typed value in an otherwise fixed statement: "<the rest>" has value V."""
-    if not _NUMBERISH.search(c) or re.search(r"\b[a-z]+-\d+\b|#\d+", c):
+    """Typed values in an otherwise fixed statement: "<the rest>" has value V, once per value."""
+    if not _NUMBERISH.search(c) or _TICKET.search(c):
         return
-    words = c.split()
-    if len(words) > 18:
+    if len(c.split()) > 20:
         return
     v, span = _version(c, proper)
-    if v is None:
-        v, span = _find_value(c)
-    if v is None or span is None:
-        return
-    rest = (c[: span[0]] + " " + c[span[1] :]).strip()
-    if v.startswith("q:count:") and re.search(r"\b(?:since|in the (?:last|past))\b", rest):
-        pass  # "since I started": a running total, still one value
-    rest = re.split(r"\s+(?:because|so that|which|who|due to)\b", rest)[0]
-    content = [w for w in re.findall(r"[\w#+.'-]+", rest) if w not in _FILLER]
-    if not content or len(content) > 9:
-        return
-    key = bag_key(" ".join(content))
-    if not key:
-        return
-    yield _claim(rest, key, "value", c[span[0] : span[1]], v, v.split(":")[0],
-                 modality=additive)  # fmt: skip
+    found = [(v, span)] if v is not None and span is not None else _find_values(c)
+    for v, (start, end) in found:
+        rest = (c[:start] + " " + c[end:]).strip()
+        rest = re.split(r"\s+(?:because|so that|which|who|due to)\b", rest)[0]
+        content = [w for w in re.findall(r"[\w#+.'-]+", rest) if w not in _FILLER]
+        if not content or len(content) > 12:
+            continue
+        key = bag_key(" ".join(content))
+        if key:
+            yield _claim(rest, key, "value", c[start:end], v, v.split(":")[0], modality=additive)
+
+
+_TICKET = re.compile(r"\b(?!(?:pre|post|mid|late|early|non|sub|over|under)-)[a-z]+-\d+\b|#\d+")
 
 
 def _version(c: str, proper: set[str]) -> tuple[str | None, tuple[int, int] | None]:
@@ -333,21 +418,18 @@ _VERSION = re.compile(
 )
 
 
-def _find_value(c: str) -> tuple[str | None, tuple[int, int] | None]:
+def _find_values(c: str) -> list[tuple[str, tuple[int, int]]]:
+    out: list[tuple[str, tuple[int, int]]] = []
     for m in _VALUE_SPAN.finditer(c):
         text = m.group(0).strip()
         if not text or not _NUMBERISH.search(text):
             continue
-        counted = None
-        val = normalise(text, "any", counted)
+        val = normalise(text, "any")
         if val is None:
             continue
-        if val.key.startswith("q:count:") and not re.search(r"\d|dozen", text):
-            words = text.split()
-            if words and words[-1] in ("a", "an", "half", "once"):
-                continue
-            if text.split()[-1] in ("every", "at", "on", "for"):
-                continue
+        bare = val.key.startswith("q:count:") and not re.search(r"\d|dozen", text)
+        if bare and text.split()[-1] in ("a", "an", "half", "once", "every", "at", "on", "for"):
+            continue
         start = m.start() + len(m.group(0)) - len(m.group(0).lstrip())
-        return val.key, (start, m.end())
-    return None, None
+        out.append((val.key, (start, m.end())))
+    return out

@@ -156,16 +156,16 @@ def _clock(t: str) -> str | None:
 def _quantity(t: str, counted: str | None) -> str | None:
     """Sum of number-unit pairs ("27 minutes and 45 seconds"), else a count of a noun."""
     total: dict[str, float] = {}
+    h = re.search(r"\bhalf (?:an? )?(hour|minute|day|second|week|month|year)\b", t)
+    if h:
+        dim, factor = UNITS[h.group(1)]
+        return f"q:{dim}:{_fmt(0.5 * factor)}"
     for m in _UNIT_RE.finditer(t):
         n = number(m.group(1))
         if n is None:
             continue
         dim, factor = UNITS[m.group(2)]
         total[dim] = total.get(dim, 0.0) + n * factor
-    h = re.search(r"\bhalf (?:an? )?(hour|minute|day|second)\b", t)
-    if h and not total:
-        dim, factor = UNITS[h.group(1)]
-        total[dim] = 0.5 * factor
     if len(total) == 1:
         dim, x = next(iter(total.items()))
         return f"q:{dim}:{_fmt(x)}"
