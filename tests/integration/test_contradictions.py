@@ -431,3 +431,35 @@ def test_remember_on_conflict_supersede_uses_the_claims(rg: Recollect, scope_id:
     other = remember(rg, scope_id, "Maya lives in Dublin.")
     remember(rg, scope_id, "Maya works at Shopify now.", on_conflict="supersede")
     assert rg.get(old).retired_at is not None and rg.get(other).retired_at is None
+
+
+def test_consolidation_never_merges_conflicting_claims_and_applies_newer_wins(
+    rg: Recollect, scope_id: str
+) -> None:
+    old = remember(rg, scope_id, "The public API rate limit is 500 requests per minute.")
+    new = remember(rg, scope_id, "The public API rate limit is 1000 requests per minute.")
+    plan = rg.consolidate(scope_id)
+    assert plan.merges == []
+    (res,) = plan.resolutions
+    assert (res.keep, res.drop) == (new, old) and res.reason.startswith("newer wins")
+    done = rg.consolidate(scope_id, dry_run=False)
+    assert done.applied and done.operation_id
+    assert rg.get(old).retired_at is not None and rg.get(new).retired_at is None
+    assert rg.conflicts(scope_id) == []
+    rg.undo(done.operation_id)
+    assert rg.get(old).retired_at is None and len(rg.conflicts(scope_id)) == 1
+
+
+def test_auto_link_records_contradicts_between_conflicting_memories(
+    rg: Recollect, scope_id: str
+) -> None:
+    mem = rg.memories.in_scope(scope_id, "agent-1")
+    first = mem.capture("The public API rate limit is 500 requests per minute.")
+    second = mem.capture("The public API rate limit is 1000 requests per minute.")
+    assert not second["duplicate"] and second["id"] != first["id"]
+    if second["linked_to"] is not None:
+        kinds = rg.query(
+            "MATCH (:Entry {id: $a})-[r]->(:Entry {id: $b}) RETURN collect(type(r)) AS t",
+            {"a": second["id"], "b": first["id"]},
+        )[0]["t"]
+        assert "REFERENCES" not in kinds and "CONTRADICTS" in kinds
