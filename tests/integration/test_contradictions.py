@@ -457,9 +457,9 @@ def test_auto_link_records_contradicts_between_conflicting_memories(
     first = mem.capture("The public API rate limit is 500 requests per minute.")
     second = mem.capture("The public API rate limit is 1000 requests per minute.")
     assert not second["duplicate"] and second["id"] != first["id"]
-    if second["linked_to"] is not None:
-        kinds = rg.query(
-            "MATCH (:Entry {id: $a})-[r]->(:Entry {id: $b}) RETURN collect(type(r)) AS t",
-            {"a": second["id"], "b": first["id"]},
-        )[0]["t"]
-        assert "REFERENCES" not in kinds and "CONTRADICTS" in kinds
+    assert second["linked_to"]["id"] == first["id"]
+    kinds = rg.query(
+        "MATCH (:Entry {id: $a})-[r]->(:Entry {id: $b}) RETURN collect(type(r)) AS t",
+        {"a": second["id"], "b": first["id"]},
+    )[0]["t"]
+    assert "REFERENCES" not in kinds and "CONTRADICTS" in kinds
