@@ -9,8 +9,9 @@ both texts and the rules, p50/p95 in ms). With ``--against PATH`` (a checkout of
 e.g. ``/work/main``) it also measures claim-extraction throughput of both revisions side by side,
 alternating, in one run.
 
-No database is needed. Classification and entity/relation quality are not measured here yet
-(see docs/benchmarks.md).
+It also reports entry-type classification accuracy on ``tests/data/classification_sentences.jsonl``
+(162 sentences, every type). No database is needed. Entity/relation P/R on labelled paragraphs is
+not measured here yet (see docs/benchmarks.md).
 
 Run: ``PYTHONPATH=. .venv/bin/python benchmarks/claims_quality.py [--against ../main]
 [--out benchmarks/results/claims_quality.json]``.
@@ -84,6 +85,20 @@ def throughput(against: Path, texts: list[str], rounds: int = 3) -> dict[str, An
             "against": str(against)}  # fmt: skip
 
 
+def classification() -> dict[str, Any]:
+    """Accuracy of ``classify`` on the labelled sentences, overall and per type."""
+    from recollect_graph.nlp.classify import classify
+
+    path = ROOT / "tests/data/classification_sentences.jsonl"
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    per: dict[str, list[int]] = {}
+    for r in rows:
+        per.setdefault(r["type"], []).append(int(classify(r["text"])[0] == r["type"]))
+    right = sum(sum(v) for v in per.values())
+    return {"sentences": len(rows), "accuracy": round(right / len(rows), 3),
+            "per_type": {t: f"{sum(v)}/{len(v)}" for t, v in sorted(per.items())}}  # fmt: skip
+
+
 def main() -> None:
     """Print the report and write it as JSON."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -114,6 +129,8 @@ def main() -> None:
                 print(f"     {e['id']}: want {e['want']} got {e['got']}")
         r["errors"] = [e["id"] for e in r["errors"]] if half == "heldout" else r["errors"]
         result["contradictions"][half] = r
+    result["classification"] = classification()
+    print(f"== classification: {result['classification']}")
     result["check_cost_cpu"] = check_cost(extractor, load_split("dev") + load_split("heldout"))
     print(f"== check cost (CPU side, extraction + rules): {result['check_cost_cpu']}")
     if args.against:
