@@ -94,12 +94,19 @@ class Consolidation:
         open_conflicts = self.contradictions.conflicts(scope_id, limit=1000)
         # entries whose claims conflict are never near-duplicates, however alike their words
         clash = {frozenset((c.source.id, c.target.id)) for c in open_conflicts}
-        pairs = [
-            (r["a"], r["b"])
+        near = [
+            r
             for r in rows
             if jaccard(r["a_text"], r["b_text"]) >= overlap
             and frozenset((r["a"], r["b"])) not in clash
-            and not self._claims_conflict(r["a_text"], r["b_text"])
+        ]
+        claims = self._claims({i: t for r in near for i, t in ((r["a"], r["a_text"]),
+                                                              (r["b"], r["b_text"]))})  # fmt: skip
+        pairs = [
+            (r["a"], r["b"])
+            for r in near
+            if not any(judge(n, o) is not None for n in claims[r["b"]] for o in claims[r["a"]])
+            and not any(judge(n, o) is not None for n in claims[r["a"]] for o in claims[r["b"]])
         ]
         sims = {(r["a"], r["b"]): float(r["similarity"]) for r in rows}
         merges = [
@@ -133,10 +140,11 @@ class Consolidation:
             return out
         return self._apply(scope_id, out)
 
-    def _claims_conflict(self, a: str, b: str) -> bool:
-        """Whether the claims of two texts conflict (then they are not duplicates)."""
-        ca, cb = self.contradictions.extractor.extract_many([a, b])
-        return any(judge(n, o) is not None for n in cb for o in ca)
+    def _claims(self, texts: dict[str, str]) -> dict[str, list[Any]]:
+        """The claims of each text (one batched extraction): conflicting ones never merge."""
+        ids = list(texts)
+        found = self.contradictions.extractor.extract_many([texts[i] for i in ids])
+        return dict(zip(ids, found, strict=True))
 
     def _apply(self, scope_id: str, out: ConsolidationReport) -> ConsolidationReport:
         """Write every merge, the archiving and the ``Operation`` in one transaction.
