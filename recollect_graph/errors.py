@@ -289,6 +289,20 @@ class ContradictionNotFound(NotFound):
         return f"no {self.kind} between {self.pair[0]} and {self.pair[1]}"
 
 
+class NothingToSupersede(InvalidInput):
+    """``supersede(entity, relation, value)`` found no current claim of that slot: nothing changed.
+
+    Attributes:
+        closest: The scope's closest claims (entry id, content, subject, predicate, object).
+    """
+
+    code = "nothing_to_supersede"
+
+    def __init__(self, message: str, closest: list[dict[str, str]]) -> None:
+        self.closest = closest
+        super().__init__(message)
+
+
 class ScopeViolation(InvalidInput):
     """An operation would cross scopes."""
 

@@ -323,7 +323,17 @@ class Recollect:
         reason: str | None = None,
         scope_id: str | None = None,
     ) -> Edge:
-        """Connect two entries of one scope with a typed edge (idempotent)."""
+        """Connect two entries of one scope with a typed edge (idempotent).
+
+        ``supersedes`` retires ``target_id`` exactly as :meth:`supersede_entry` does (undoable),
+        then returns the edge.
+        """
+        if str(relation).strip().lower() == "supersedes" and source_id != target_id:
+            if scope_id is not None:
+                self.knowledge.get(target_id, scope_id=scope_id, touch=False)
+                self.knowledge.get(source_id, scope_id=scope_id, touch=False)
+            if self.knowledge.get(target_id, touch=False).retired_at is None:
+                self.contradictions.supersede_entry(target_id, source_id, reason=reason)
         return self.knowledge.connect(
             source_id, target_id, relation, weight=weight, reason=reason, scope_id=scope_id
         )
@@ -383,9 +393,16 @@ class Recollect:
         """
         return self.contradictions.check(content, scope_id=scope_id, owner_id=owner_id)
 
-    def supersede(self, scope_id: str, entity: str, relation: str, new_value: str) -> Supersession:
-        """Retire what the scope says about (entity, relation) with another value (undoable)."""
-        return self.contradictions.supersede(scope_id, entity, relation, new_value)
+    def supersede(
+        self, scope_id: str, entity: str, relation: str, new_value: str, *, create: bool = False
+    ) -> Supersession:
+        """Retire what the scope says about (entity, relation) with another value (undoable).
+
+        Only claims of that slot are retired; when none matches nothing is written and
+        :class:`~recollect_graph.errors.NothingToSupersede` names the closest claims, unless
+        ``create`` asks for the new value to be recorded anyway.
+        """
+        return self.contradictions.supersede(scope_id, entity, relation, new_value, create=create)
 
     def supersede_entry(
         self, old_id: str, new_id: str, *, reason: str | None = None

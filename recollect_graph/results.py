@@ -135,7 +135,8 @@ class ConsolidationReport(Record):
     Attributes:
         scope_id: The scope consolidated.
         merges: Clusters of near-duplicates, largest first.
-        resolutions: Proposed resolutions of the open conflicts (never applied by it).
+        resolutions: Proposed resolutions of the open conflicts (newer wins; applied with the
+            merges when ``dry_run`` is false).
         archive: Ids of decayed entries with a negative signal, to retire.
         applied: Whether the merges and archiving were written.
         operation_id: The operation that undoes them (None in a dry run).

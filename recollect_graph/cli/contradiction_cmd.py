@@ -189,6 +189,7 @@ def conflicts_resolve_cmd(
 @click.option("--old", "old_id", metavar="ID", help="Entry form: the entry to retire.")
 @click.option("--new", "new_id", metavar="ID", help="Entry form: the entry that replaces it.")
 @click.option("--reason", help="Entry form: why (stored on the SUPERSEDES edge).")
+@click.option("--create", is_flag=True, help="When nothing matches, record the new value anyway.")
 @scope_option
 @json_option
 @handle_errors
@@ -199,15 +200,18 @@ def supersede_cmd(
     old_id: str | None,
     new_id: str | None,
     reason: str | None,
+    create: bool,
     scope: str | None,
     as_json: bool,
 ) -> None:
     """Retire outdated knowledge (undoable), in one of two forms.
 
-    ENTITY RELATION NEW_VALUE: every current entry of the scope that says ENTITY has another
-    value for RELATION (uses, works_on, status, prefers, enabled, attribute, created, or an
-    everyday name such as "build tool" or "owner") is retired and superseded by an entry
-    stating the new value (written if none exists).
+    ENTITY RELATION NEW_VALUE: every current entry of the scope whose claims give ENTITY
+    another value of the slot RELATION names ("is", "uses", "owner", "owns", "is owned by",
+    "build tool", or any verb phrase such as "runs on" or "is written in") is retired and
+    superseded by an entry stating the new value (written if none exists). When nothing
+    matches, nothing changes and the error lists the scope's closest claims (--create records
+    the new value anyway).
 
     --old ID --new ID: the new entry supersedes the old one (same scope).
 
@@ -223,6 +227,8 @@ def supersede_cmd(
     out: Supersession | EntrySupersession
     if bool(positional) == entry_form:
         raise InvalidInput("give either ENTITY RELATION NEW_VALUE or --old ID --new ID (one form)")
+    if create and entry_form:
+        raise InvalidInput("--create applies only to the ENTITY RELATION NEW_VALUE form")
     if entry_form:
         if old_id is None or new_id is None:
             raise InvalidInput("the entry form needs both --old ID and --new ID")
@@ -238,7 +244,7 @@ def supersede_cmd(
             raise InvalidInput("--reason applies only to the --old/--new form")
         scope = need(scope, "--scope", SCOPE_ENV)
         with open_rg(as_json) as rg:
-            out = rg.supersede(scope, entity, relation, new_value)
+            out = rg.supersede(scope, entity, relation, new_value, create=create)
     if as_json:
         emit_json(out.model_dump(mode="json"))
         return

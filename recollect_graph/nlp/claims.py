@@ -23,6 +23,7 @@ from dataclasses import asdict
 
 from recollect_graph.nlp.claim_lexicon import GENERIC_SUBJECTS
 from recollect_graph.nlp.frames import Claim, frames
+from recollect_graph.nlp.slots import slot_frames
 from recollect_graph.nlp.spacy_loader import SpacyLoader
 
 __all__ = ["CLAIM_EXCLUDE", "Claim", "ClaimExtractor"]
@@ -31,7 +32,8 @@ CLAIM_EXCLUDE = ("parser", "lemmatizer")
 
 
 _PREFIX = re.compile(
-    r"^(?:(?:so|now|also|currently|today|then|update|note|fyi|btw|heads up|as of \w+|"
+    r"^(?:(?:(?:fix|feat|chore|build|docs|refactor|perf|test|ci|style)(?:\([\w-]+\))?!?:|"
+    r"so|now|also|currently|today|then|update|note|fyi|btw|heads up|as of \w+|"
     r"from now on|going forward|since \w+(?: \w+)?|after \w+(?: \w+)?|ok|okay)[:,]?\s+)+"
 )
 _CLAUSE_SPLIT = re.compile(r";\s+|,\s+(?:and|but|so|while|whereas)\s+|\s+but\s+|\s+whereas\s+")
@@ -68,12 +70,23 @@ class ClaimExtractor:
                 and not (t.is_sent_start and t.pos_ == "NOUN" and t.text.lower() in _COMMON)
             }
             verbs = {t.text.lower() for t in doc if t.pos_ in ("VERB", "AUX")}
+            proper = {
+                t.text.lower()
+                for t in doc
+                if (t.text[:1].isupper() and not t.is_sent_start)
+                or t.pos_ == "PROPN"
+                or t.ent_type_ in ("ORG", "GPE", "PRODUCT", "LOC", "FAC", "NORP")
+            }
             found: list[Claim] = []
             for sent in doc.sents:
                 dates = [e.text for e in sent.ents if e.label_ == "DATE"]
                 for clause in _clauses(sent.text):
-                    for c in frames(clause, people, verbs):
-                        c2 = c if not dates else _with_time(c, dates[0])
+                    for c in [*frames(clause, people, verbs), *slot_frames(clause, people, proper)]:
+                        c2 = (
+                            c
+                            if not dates or c.predicate.startswith("slot:")
+                            else _with_time(c, dates[0])
+                        )
                         if c2 not in found:
                             found.append(c2)
             out.append(found)

@@ -17,6 +17,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from recollect_graph.nlp.claim_lexicon import category
+from recollect_graph.nlp.values import comparable, normalise, same_value, version_split
+
 PRIORITY = ("attribution_conflict", "status_conflict", "value_conflict", "polarity_conflict")
 
 
@@ -64,6 +67,8 @@ def judge(new: Any, old: Any) -> Verdict | None:
     pred = _get(new, "predicate")
     if pred != _get(old, "predicate"):
         return None
+    if str(pred).startswith("slot:"):
+        return _judge_slot(new, old)
     ns, os_ = _get(new, "subject_key"), _get(old, "subject_key")
     no, oo = _get(new, "object_key"), _get(old, "object_key")
     np_, op = _get(new, "polarity"), _get(old, "polarity")
@@ -89,9 +94,14 @@ def judge(new: Any, old: Any) -> Verdict | None:
         qn, qo = _get(new, "qualifier"), _get(old, "qualifier")
         if qn and qo and qn != qo:
             return None
-        a, b = _first_number(no), _first_number(oo)
-        if (a is not None or b is not None) and a == b:
-            return None
+        va, vb = normalise(no, "any"), normalise(oo, "any")
+        if va and vb and comparable(va.key, vb.key):
+            if same_value(va.key, vb.key):
+                return None
+        else:
+            a, b = _first_number(no), _first_number(oo)
+            if (a is not None or b is not None) and a == b:
+                return None
         return Verdict("value_conflict", 0.9, f"{ns} has two values: {why}")
     if pred in ("uses", "prefers"):
         compat = _compatible_subjects(ns, os_) if pred == "uses" else (0.9 if ns == os_ else 0.0)
@@ -99,7 +109,16 @@ def judge(new: Any, old: Any) -> Verdict | None:
             return None
         cat_n, cat_o = _get(new, "category"), _get(old, "category")
         if np_ > 0 and op > 0 and no != oo and cat_n and cat_n == cat_o:
+            if "also" in (_get(new, "modality"), _get(old, "modality")):
+                return None
             return Verdict("value_conflict", compat, f"two {cat_n} choices: {why}")
+        if np_ > 0 and op > 0 and no == oo:
+            (_, vn), (_, vo) = (
+                version_split(str(_get(new, "object"))),
+                version_split(str(_get(old, "object"))),
+            )
+            if vn and vo and not same_value(f"v:x@{vn}", f"v:x@{vo}"):
+                return Verdict("value_conflict", compat, f"two versions of {no}: {why}")
         if no == oo and np_ != op:
             if _get(new, "modality") in ("replaced", "over") or _get(old, "modality") in (
                 "replaced",
@@ -122,6 +141,43 @@ def judge(new: Any, old: Any) -> Verdict | None:
         if compat and no == oo and np_ != op:
             return Verdict("polarity_conflict", compat, why)
     return None
+
+
+_SLOT_WHY = {
+    "value": "the same statement cannot hold two values",
+    "employer": "a person works at one place at a time",
+    "residence": "a person lives in one place at a time",
+    "location": "a thing is in one place at a time",
+}
+
+
+def _judge_slot(new: Any, old: Any) -> Verdict | None:
+    """Single-valued slots: the same subject and slot with another value (not additive)."""
+    if _get(new, "subject_key") != _get(old, "subject_key"):
+        return None
+    slot = str(_get(new, "predicate"))[5:]
+    no, oo = str(_get(new, "object_key")), str(_get(old, "object_key"))
+    np_, op = _get(new, "polarity"), _get(old, "polarity")
+    subject = _get(new, "subject")
+    if no == oo:
+        if np_ != op:
+            return Verdict("polarity_conflict", 0.85, f"{subject}: {slot} {oo} asserted and "
+                           f"denied: {_say(old)} (existing) vs {_say(new)}")  # fmt: skip
+        return None
+    if np_ < 0 or op < 0 or "also" in (_get(new, "modality"), _get(old, "modality")):
+        return None
+    if slot == "value":
+        if not comparable(no, oo) or same_value(no, oo):
+            return None
+    elif category(no) and category(oo) and category(no) != category(oo):
+        return None  # a framework and a bundler are not alternatives
+    why = _SLOT_WHY.get(slot, f"{slot} takes one value")
+    return Verdict(
+        "value_conflict",
+        0.85,
+        f"{subject}: {slot} is {_get(old, 'object')!s} (existing) and {_get(new, 'object')!s} "
+        f"({why})",
+    )
 
 
 def best(verdicts: list[Verdict]) -> Verdict | None:

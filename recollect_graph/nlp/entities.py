@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from recollect_graph.nlp.claim_lexicon import ALIASES, CATEGORY_OF
 from recollect_graph.nlp.spacy_loader import SpacyLoader
 
 #: spaCy NER label -> entity type. Labels not listed (dates, numbers, money...) are not entities.
@@ -44,6 +45,16 @@ _SUBJ = {"nsubj", "nsubjpass"}
 _OBJ = {"dobj", "attr", "oprd"}
 MAX_WORDS = 5
 SNIPPET_CHARS = 200
+#: Technology names (the claim lexicon's tools and their spellings): matched by rule ahead of the
+#: statistical NER, which types Grafana, Kafka or Redis as people.
+TECHNOLOGIES = frozenset(CATEGORY_OF) | frozenset(ALIASES) - {"production", "development",
+                                                                "tab", "space"}  # fmt: skip
+#: Never entities: pronouns, units and format or size abbreviations the tagger takes for names.
+NOT_ENTITIES = frozenset({
+    "we", "i", "you", "they", "he", "she", "it", "us", "them", "me", "our", "everyone", "someone",
+    "gb", "mb", "kb", "tb", "ms", "sec", "min", "hour", "hours", "day", "days", "json", "yaml",
+    "csv", "xml", "html", "url", "api", "id", "ids", "todo", "fyi", "btw", "ok", "eta", "tl;dr",
+})  # fmt: skip
 
 
 _MARKUP = re.compile(r"^\s*(?:[-+*]|\d+[.)])\s+|^\s*>+|[#|*]+|\[\^?\d+\]", re.MULTILINE)
@@ -166,13 +177,33 @@ def _spans(doc: Any) -> list[_Span]:
         key = normalize(name)
         if len(key) < 2 or not any(c.isalpha() for c in key) or len(key.split()) > MAX_WORDS:
             return
+        if key in NOT_ENTITIES or key.startswith("-") or name.strip().startswith("-"):
+            return  # pronouns, units, formats and CLI flags are not entities
         taken.update(range(start, end))
         spans.append(_Span(start, end, key, name.strip(_STRIP), etype))
 
+    for i in range(len(doc)):  # rules first: technology names, whatever the NER says
+        for n in (3, 2, 1):
+            span = doc[i : i + n]
+            if i + n <= len(doc) and span.text.lower() in TECHNOLOGIES:
+                if n == 1 and not _named(span[0]):
+                    continue  # "alerts go to", "a rust belt": only a written name counts
+                add(i, i + n, span.text, "tool")
+                break
     for ent in doc.ents:
         etype = NER_TYPES.get(ent.label_)
         if etype:
-            add(ent.start, ent.end, ent.text, etype)
+            start, end = ent.start, ent.end
+            if etype == "person":
+                if not all(t.text[:1].isupper() for t in ent):
+                    continue  # a person's name is capitalised
+                while (
+                    start > 0 and doc[start - 1].pos_ == "PROPN" and doc[start - 1].text.istitle()
+                ):
+                    start -= 1  # full names stay whole: "Ana Souza", not "Souza"
+                while end < len(doc) and doc[end].pos_ == "PROPN" and doc[end].text.istitle():
+                    end += 1
+            add(start, end, doc[start:end].text, etype)
     for m in _CODE.finditer(doc.text):
         sp = doc.char_span(m.start(1), m.end(1), alignment_mode="expand")
         if sp is not None:
@@ -204,6 +235,12 @@ def _spans(doc: Any) -> list[_Span]:
         add(a, z, head + (last.lemma_ if last.pos_ == "NOUN" else last.text), "concept")
     spans.sort(key=lambda s: s.start)
     return spans
+
+
+def _named(tok: Any) -> bool:
+    """A token written as a name: capitalised, mixed case, or with digits or dots inside."""
+    t = tok.text
+    return t[:1].isupper() or any(c.isupper() or c.isdigit() or c == "." for c in t[1:])
 
 
 def _looks_like_name(tok: Any) -> bool:
@@ -239,6 +276,12 @@ def _svo(doc: Any, by_token: dict[int, _Span]) -> Iterable[tuple[_Span, str, _Sp
         if tok.pos_ not in ("VERB", "AUX") or tok.dep_ in ("aux", "auxpass"):
             continue
         subjects = [s for c in tok.children if c.dep_ in _SUBJ for s in _with_conj(c)]
+        if not subjects and tok.dep_ == "conj":  # "X writes to A and depends on B"
+            subjects = [s for c in tok.head.children if c.dep_ in _SUBJ for s in _with_conj(c)]
+        replaced = _replacement(tok, by_token)
+        if replaced is not None:
+            yield replaced
+            continue
         if not subjects:
             continue
         negated = any(c.dep_ == "neg" for c in tok.children)
@@ -259,6 +302,29 @@ def _svo(doc: Any, by_token: dict[int, _Span]) -> Iterable[tuple[_Span, str, _Sp
                 os_ = _span_of(o, by_token)
                 if os_ is not None:
                     yield ss, pred, os_, tok.sent.text
+
+
+def _replacement(tok: Any, by_token: dict[int, _Span]) -> tuple[_Span, str, _Span, str] | None:
+    """A replacement ("replaced X with Y", "swapped X for Y"): Y --replace--> X."""
+    if tok.lemma_.lower() not in ("replace", "swap", "substitute"):
+        return None
+    old = next((c for c in tok.children if c.dep_ == "dobj"), None)
+    if old is None:  # the sm parser tags an unknown name as punctuation: take the mention
+        old = next((c for c in tok.rights if c.i in by_token and c.dep_ != "prep"), None)
+    if old is None:
+        return None
+    new = next(
+        (p for h in (tok, old) for c in h.children
+         if c.dep_ == "prep" and c.lower_ in ("with", "by", "for")
+         for p in c.children if p.dep_ == "pobj"),
+        None,
+    )  # fmt: skip
+    if new is None:
+        return None
+    so, sn = _span_of(old, by_token), _span_of(new, by_token)
+    if so is None or sn is None:
+        return None
+    return sn, "replace", so, tok.sent.text
 
 
 def _span_of(tok: Any, by_token: dict[int, _Span]) -> _Span | None:

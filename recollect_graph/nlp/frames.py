@@ -23,6 +23,7 @@ from recollect_graph.nlp.claim_lexicon import (
     category,
     stem,
 )
+from recollect_graph.nlp.values import version_split
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,9 @@ def _tool_claim(
     o = canonical(_trim(obj))
     if not o or len(o.split()) > 4:
         return None
+    name, version = version_split(o)
+    if version and category(canonical(name)):
+        o = canonical(name)  # "postgres 16": the tool, its version compared apart
     if not category(o):
         o = bag_key(o)
     s = _subj(subject)

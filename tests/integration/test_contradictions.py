@@ -7,7 +7,13 @@ from typing import Any
 import pytest
 
 from recollect_graph import Recollect
-from recollect_graph.errors import ContradictionFound, EntryNotFound, InvalidInput, ScopeViolation
+from recollect_graph.errors import (
+    ContradictionFound,
+    EntryNotFound,
+    InvalidInput,
+    NothingToSupersede,
+    ScopeViolation,
+)
 
 
 def dump(rg: Recollect, scope_id: str) -> list[Any]:
@@ -173,8 +179,8 @@ def test_supersede_by_claim_and_undo_restores_the_graph(rg: Recollect, scope_id:
     after = dump(rg, scope_id)
     assert [n for n in after[0] if "Operation" not in n["l"]] == before[0]
     assert after[1] == before[1]
-    with pytest.raises(InvalidInput, match="relation must be one of"):
-        rg.supersede(scope_id, "frontend build", "teleports", "vite")
+    with pytest.raises(InvalidInput, match="could not read a claim"):
+        rg.supersede(scope_id, "frontend build", "", "vite")
     with pytest.raises(InvalidInput):
         rg.supersede(scope_id, "", "uses", "vite")
 
@@ -332,3 +338,128 @@ def test_bad_input(rg: Recollect, scope_id: str) -> None:
         rg.check_contradiction("x", scope_id="")
     with pytest.raises(InvalidInput):
         rg.remember("x", scope_id=scope_id, owner_id="k", on_conflict="ignore")
+
+
+# -- issue 18: supersession that understands its caller, contradictions in other words ----------
+def operations(rg: Recollect, scope_id: str) -> int:
+    rows = rg.query("MATCH (o:Operation {scope_id: $s}) RETURN count(o) AS n", {"s": scope_id})
+    return int(rows[0]["n"])
+
+
+def test_supersede_is_build_tool(rg: Recollect, scope_id: str) -> None:
+    old = remember(rg, scope_id, "The frontend build tool is webpack.")
+    out = rg.supersede(scope_id, "frontend build tool", "is", "vite")
+    assert out.superseded == [old] and out.operation_id
+    assert rg.get(old).retired_at is not None
+    assert rg.get(out.new_entry_id).retired_at is None
+
+
+def test_supersede_uses_retires_only_that_slot(rg: Recollect, scope_id: str) -> None:
+    k8s = remember(rg, scope_id, "The billing service runs on Kubernetes in eu-west-1.")
+    db = remember(rg, scope_id, "The billing service uses Postgres.")
+    out = rg.supersede(scope_id, "billing service", "uses", "CockroachDB")
+    assert out.superseded == [db]
+    assert rg.get(k8s).retired_at is None and rg.get(db).retired_at is not None
+
+
+@pytest.mark.parametrize("relation", ["owner", "owns", "is owned by"])
+def test_supersede_owner_reaches_the_attribution(
+    rg: Recollect, scope_id: str, relation: str
+) -> None:
+    old = remember(rg, scope_id, "Kai owns the billing service.")
+    out = rg.supersede(scope_id, "billing service", relation, "Ben")
+    assert out.superseded == [old]
+    new = rg.get(out.new_entry_id).content
+    assert "Ben" in new and "owns Ben" not in new
+
+
+def test_supersede_with_no_match_changes_nothing(rg: Recollect, scope_id: str) -> None:
+    remember(rg, scope_id, "The billing service uses Postgres.")
+    before = dump(rg, scope_id)
+    with pytest.raises(NothingToSupersede, match="closest claims") as err:
+        rg.supersede(scope_id, "billing service", "is written in", "Go")
+    assert err.value.closest and "Postgres" in err.value.closest[0]["content"]
+    assert dump(rg, scope_id) == before and operations(rg, scope_id) == 0
+    out = rg.supersede(scope_id, "billing service", "is written in", "Go", create=True)
+    assert out.created and out.superseded == [] and out.operation_id == ""
+    assert operations(rg, scope_id) == 0
+
+
+def test_connect_supersedes_retires_old(rg: Recollect, scope_id: str) -> None:
+    old = remember(rg, scope_id, "Deploys go out on Fridays.")
+    new = remember(rg, scope_id, "Deploys go out on Tuesdays.")
+    rg.connect(new, old, "supersedes")
+    assert rg.get(old).retired_at is not None and rg.get(new).retired_at is None
+    rg.connect(new, old, "supersedes")  # idempotent: no second operation
+    assert operations(rg, scope_id) == 1
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "We decided to use Postgres 16 for the billing service.",
+            "The billing service uses MySQL.",
+        ),
+        ("The platform team has 12 engineers.", "The platform team has 9 engineers."),
+        ("We use PostgreSQL 14.", "We use PostgreSQL 15."),
+        ("Standup is on Mondays.", "Standup is on Tuesdays now."),
+        ("Leo lives in Berlin.", "Leo lives in Lisbon now."),
+        ("The login bug is fixed.", "The login bug is still open."),
+        ("The auth service is stateless.", "The auth service is not stateless."),
+    ],
+)
+def test_contradictions_in_other_words_are_recorded(
+    rg: Recollect, scope_id: str, old: str, new: str
+) -> None:
+    a = remember(rg, scope_id, old)
+    check = rg.check_contradiction(new, scope_id=scope_id)
+    assert [c.existing.id for c in check.conflicts] == [a]
+    assert check.conflicts[0].reason
+    remember(rg, scope_id, new)
+    assert len(rg.conflicts(scope_id)) == 1
+
+
+def test_units_are_compared_not_their_words(rg: Recollect, scope_id: str) -> None:
+    remember(rg, scope_id, "The cache TTL is 5 minutes.")
+    assert rg.check_contradiction("The cache TTL is 300 seconds.", scope_id=scope_id).ok
+    assert not rg.check_contradiction("The cache TTL is 10 minutes.", scope_id=scope_id).ok
+
+
+def test_remember_on_conflict_supersede_uses_the_claims(rg: Recollect, scope_id: str) -> None:
+    old = remember(rg, scope_id, "Maya works at Stripe.")
+    other = remember(rg, scope_id, "Maya lives in Dublin.")
+    remember(rg, scope_id, "Maya works at Shopify now.", on_conflict="supersede")
+    assert rg.get(old).retired_at is not None and rg.get(other).retired_at is None
+
+
+def test_consolidation_never_merges_conflicting_claims_and_applies_newer_wins(
+    rg: Recollect, scope_id: str
+) -> None:
+    old = remember(rg, scope_id, "The public API rate limit is 500 requests per minute.")
+    new = remember(rg, scope_id, "The public API rate limit is 1000 requests per minute.")
+    plan = rg.consolidate(scope_id)
+    assert plan.merges == []
+    (res,) = plan.resolutions
+    assert (res.keep, res.drop) == (new, old) and res.reason.startswith("newer wins")
+    done = rg.consolidate(scope_id, dry_run=False)
+    assert done.applied and done.operation_id
+    assert rg.get(old).retired_at is not None and rg.get(new).retired_at is None
+    assert rg.conflicts(scope_id) == []
+    rg.undo(done.operation_id)
+    assert rg.get(old).retired_at is None and len(rg.conflicts(scope_id)) == 1
+
+
+def test_auto_link_records_contradicts_between_conflicting_memories(
+    rg: Recollect, scope_id: str
+) -> None:
+    mem = rg.memories.in_scope(scope_id, "agent-1")
+    first = mem.capture("The public API rate limit is 500 requests per minute.")
+    second = mem.capture("The public API rate limit is 1000 requests per minute.")
+    assert not second["duplicate"] and second["id"] != first["id"]
+    assert second["linked_to"]["id"] == first["id"]
+    kinds = rg.query(
+        "MATCH (:Entry {id: $a})-[r]->(:Entry {id: $b}) RETURN collect(type(r)) AS t",
+        {"a": second["id"], "b": first["id"]},
+    )[0]["t"]
+    assert "REFERENCES" not in kinds and "CONTRADICTS" in kinds

@@ -1,8 +1,9 @@
-"""The contradiction rules on labelled statement pairs: the bar is precision >= 0.9, recall >= 0.8.
+"""The contradiction rules on labelled statement pairs.
 
-Two sets, written by separate sessions: ``contradiction_pairs.jsonl`` (174 pairs, the rules were
-tuned on it) and ``contradiction_pairs_holdout.jsonl`` (100 pairs, written blind to the rules;
-first measured at precision 0.91 / recall 0.59, then used for a second round of rule work).
+Four files (461 pairs; see docs/claims.md) split by a hash of the pair id into a dev half (rules
+are tuned on it; the bar is the issue's target: precision >= 0.95, recall >= 0.90, conflict type
+right >= 0.9) and a held-out half (never tuned on; the bar guards against regressions at the
+level first measured: precision 0.929, recall 0.901).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import pytest
 
 from recollect_graph.nlp.claims import CLAIM_EXCLUDE, ClaimExtractor
 from recollect_graph.nlp.spacy_loader import SpacyLoader
-from tests.contradiction_eval import evaluate, load_pairs, predict
+from tests.contradiction_eval import evaluate, load_pairs, load_split, predict
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -23,17 +24,32 @@ def extractor() -> ClaimExtractor:
     return ClaimExtractor(SpacyLoader(exclude=CLAIM_EXCLUDE))
 
 
-@pytest.mark.parametrize("name", ["contradiction_pairs.jsonl", "contradiction_pairs_holdout.jsonl"])
-def test_precision_and_recall_meet_the_bar(extractor: ClaimExtractor, name: str) -> None:
-    pairs = load_pairs(DATA / name)
-    assert len(pairs) >= 100
+@pytest.mark.parametrize(
+    ("half", "precision", "recall"), [("dev", 0.95, 0.90), ("heldout", 0.92, 0.88)]
+)
+def test_precision_and_recall_meet_the_bar(
+    extractor: ClaimExtractor, half: str, precision: float, recall: float
+) -> None:
+    pairs = load_split(half)
+    assert len(pairs) >= 200
     report = evaluate(extractor, pairs)
     overall = report["overall"]
     detail = "\n".join(f"{e['id']}: want {e['want']} got {e['got']}" for e in report["errors"])
-    assert overall["precision"] >= 0.9, detail
-    assert overall["recall"] >= 0.8, detail
+    assert overall["precision"] >= precision, detail
+    assert overall["recall"] >= recall, detail
+    assert report["type_accuracy"] >= 0.9, detail
     for kind, stats in report["types"].items():
         assert stats["precision"] >= 0.8, (kind, stats)
+
+
+def test_corpus_shape() -> None:
+    """>= 400 pairs, >= 40% hard negatives, every file split over both halves."""
+    names = ("contradiction_pairs.jsonl", "contradiction_pairs_holdout.jsonl",
+             "contradiction_pairs_general.jsonl", "contradiction_pairs_longmemeval.jsonl")  # fmt: skip
+    pairs = [p for n in names for p in load_pairs(DATA / n)]
+    assert len(pairs) >= 400 and len({p["id"] for p in pairs}) == len(pairs)
+    assert sum(p["label"] == "none" for p in pairs) / len(pairs) >= 0.4
+    assert len(load_split("dev")) + len(load_split("heldout")) == len(pairs)
 
 
 @pytest.mark.parametrize(
@@ -59,6 +75,40 @@ def test_precision_and_recall_meet_the_bar(extractor: ClaimExtractor, name: str)
             "status_conflict",
         ),
         ("We use Postgres.", "We use Redis for caching.", None),
+        # issue 18's misses, one per kind
+        (
+            "The docs site is built with Hugo.",
+            "The docs site is built with Jekyll.",
+            "value_conflict",
+        ),
+        (
+            "The platform team has 12 engineers.",
+            "The platform team has 9 engineers.",
+            "value_conflict",
+        ),
+        ("We use PostgreSQL 14.", "We use PostgreSQL 15.", "value_conflict"),
+        ("We use PostgreSQL.", "We use PostgreSQL 14.", None),
+        ("Standup is on Mondays.", "Standup is on Tuesdays now.", "value_conflict"),
+        ("Leo lives in Berlin.", "Leo lives in Lisbon now.", "value_conflict"),
+        ("Maya worked at Stripe before joining Shopify.", "Maya works at Shopify.", None),
+        ("The v1 API is deprecated.", "The v1 API is supported.", "status_conflict"),
+        (
+            "The auth service is stateless.",
+            "The auth service is not stateless.",
+            "polarity_conflict",
+        ),
+        (
+            "The events bucket is versioned.",
+            "The events bucket is unversioned.",
+            "polarity_conflict",
+        ),
+        ("The cache TTL is 5 minutes.", "The cache TTL is 300 seconds.", None),
+        ("The cache TTL is 5 minutes.", "The cache TTL is 10 minutes.", "value_conflict"),
+        (
+            "We decided to use Postgres 16 for the billing service.",
+            "The billing service uses MySQL.",
+            "value_conflict",
+        ),
     ],
 )
 def test_ordinary_phrasing(extractor: ClaimExtractor, a: str, b: str, want: str | None) -> None:

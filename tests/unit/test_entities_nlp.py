@@ -44,3 +44,26 @@ def test_entities_and_svo_relations(extractor: EntityExtractor) -> None:
 def test_pronouns_and_code_blocks_give_nothing(extractor: EntityExtractor) -> None:
     ex = extractor.extract(["It uses them.\n\n```\nAlice depends on PostgreSQL\n```\n"])[0]
     assert ex.mentions == {} and ex.relations == []
+
+
+ISSUE_18 = (
+    "Ana Souza owns the billing service. The billing service writes to PostgreSQL 15 and "
+    "depends on Redis. Last week we replaced RabbitMQ with Kafka for the event bus. "
+    "Dashboards live in Grafana and alerts go to PagerDuty. Exports are JSON files of about "
+    "2 GB. Run the import with --dry-run first."
+)
+
+
+def test_issue_18_paragraph(extractor: EntityExtractor) -> None:
+    """Technologies are tools (not persons), full names stay whole, no junk entities."""
+    (ex,) = extractor.extract([ISSUE_18])
+    types = {k: m.entity_type for k, m in ex.mentions.items()}
+    assert types["ana souza"] == "person" and "souza" not in types and "ana" not in types
+    for tech in ("postgresql", "redis", "rabbitmq", "kafka", "grafana", "pagerduty"):
+        assert types[tech] == "tool", tech
+    for junk in ("we", "json", "gb", "go", "--dry-run", "dry-run"):
+        assert junk not in types, junk
+    triples = {r[:3] for r in ex.relations}
+    assert ("ana souza", "own", "billing service") in triples
+    assert ("billing service", "depend on", "redis") in triples
+    assert ("kafka", "replace", "rabbitmq") in triples

@@ -19,6 +19,7 @@ from recollect_graph.errors import (
     ContradictionNotFound,
     EntryNotFound,
     InvalidInput,
+    NothingToSupersede,
     ScopeViolation,
 )
 from recollect_graph.models import Entry, Record
@@ -44,34 +45,37 @@ from recollect_graph.services.knowledge.entries import Knowledge
 from recollect_graph.services.knowledge.rows import entry_from_row
 from recollect_graph.services.search.hybrid import lucene_query
 
-#: Relations ``supersede`` understands (claim predicates) and their everyday names.
-RELATIONS = {
-    "uses": "uses",
-    "use": "uses",
-    "build tool": "uses",
-    "tool": "uses",
-    "runs on": "uses",
-    "works_on": "works_on",
-    "owner": "works_on",
-    "owns": "works_on",
-    "assigned_to": "works_on",
-    "status": "status",
-    "prefers": "prefers",
-    "enabled": "enabled",
-    "attribute": "attribute",
-    "is": "attribute",
-    "value": "attribute",
-    "created": "created",
-}
-#: How ``supersede`` words the new-value entry it writes.
+#: How ``supersede`` words (entity, relation, value) as a statement, by relation. Any other
+#: relation is read as a verb phrase: "{entity} {relation} {value}" ("runs on", "is hosted on",
+#: "is written in", "lives in"...). The statement goes through the claim extractor, so the
+#: relation reaches the same slot as the claims it must retire.
 STATEMENT = {
-    "uses": "{entity} uses {value}",
-    "works_on": "{entity} owns {value}",
-    "status": "{entity} is {value}",
-    "prefers": "{entity} prefers {value}",
-    "enabled": "{entity} is {value}",
-    "created": "{value} created {entity}",
+    "is": "The {entity} is {value}.",
+    "=": "The {entity} is {value}.",
+    "value": "The {entity} is {value}.",
+    "attribute": "The {entity} is {value}.",
+    "status": "The {entity} is {value}.",
+    "enabled": "The {entity} is {value}.",
+    "uses": "The {entity} uses {value}.",
+    "use": "The {entity} uses {value}.",
+    "tool": "The {entity} uses {value}.",
+    "build tool": "The {entity} build tool is {value}.",
+    "owner": "{value} owns the {entity}.",
+    "owns": "{value} owns the {entity}.",
+    "owned by": "{value} owns the {entity}.",
+    "is owned by": "{value} owns the {entity}.",
+    "works_on": "{value} owns the {entity}.",
+    "assignee": "{entity} is assigned to {value}.",
+    "assigned_to": "{entity} is assigned to {value}.",
+    "assigned to": "{entity} is assigned to {value}.",
+    "maintainer": "{entity} is maintained by {value}.",
+    "lead": "{value} leads the {entity}.",
+    "prefers": "{entity} prefers {value}.",
+    "created": "{value} created {entity}.",
+    "created by": "{value} created {entity}.",
 }
+#: Every relation name ``supersede`` accepts as such (others are read as verb phrases).
+RELATIONS = tuple(sorted(STATEMENT))
 MIGRATION_PATTERNS = [
     re.compile(
         r"\bmigrat(?:e|ed|es|ing)\s+(?:from\s+)?([\w.+#-]+)\s+(?:to|with)\s+([\w.+#-]+)", re.I
@@ -211,78 +215,115 @@ class Contradictions:
 
     # -- supersession --------------------------------------------------------------------------
     def supersede(
-        self, scope_id: str, entity: str, relation: str, new_value: str, *, owner_id: str = "system"
+        self,
+        scope_id: str,
+        entity: str,
+        relation: str,
+        new_value: str,
+        *,
+        owner_id: str = "system",
+        create: bool = False,
     ) -> Supersession:
         """Retire what the scope says about (entity, relation) with a value other than the new one.
 
-        Matching current entries are demoted (confidence 0.1, ``valid_to`` and ``retired_at``
-        now); an entry stating the new value is written if none exists; it ``SUPERSEDES`` each
-        demoted entry. Undo restores the previous state exactly.
+        (entity, relation, value) is worded as a statement (:data:`STATEMENT`, or "{entity}
+        {relation} {value}" for any other verb phrase) and read by the claim extractor, so
+        "is", "uses", "owner", "owns", "is owned by", "build tool", "runs on"... reach the slot
+        of the claims they are about. Only current entries whose claims about the same subject
+        conflict with that statement (the same slot, another value) are retired: demoted
+        (confidence 0.1, ``valid_to`` and ``retired_at`` now), and an entry stating the new
+        value (found, or written) ``SUPERSEDES`` each. Undo restores the previous state exactly.
 
-        Returns:
-            The new-value entry, whether it was written, the entries it supersedes and the
-            operation that undoes it all.
+        Args:
+            scope_id: The scope.
+            entity: What the claims are about ("billing service").
+            relation: The slot, by name or verb phrase ("owner", "uses", "runs on").
+            new_value: The value that now holds.
+            owner_id: Owner of the entry written for the new value.
+            create: When nothing matches, still write the new value as an entry (no operation).
+
+        Raises:
+            InvalidInput: Empty parts, or a statement the extractor reads no claim from.
+            NothingToSupersede: No current claim of that slot (and ``create`` is false): nothing
+                was written; the error names the scope's closest claims.
         """
         scope_id = require_text(scope_id, "scope_id")
-        entity = require_text(entity, "entity", max_len=300)
-        new_value = require_text(new_value, "new_value", max_len=300)
-        rel = RELATIONS.get(str(relation).strip().lower())
-        if rel is None:
+        entity = require_text(entity, "entity", max_len=300).strip()
+        new_value = require_text(new_value, "new_value", max_len=300).strip()
+        rel = require_text(relation, "relation", max_len=100).strip().lower()
+        template = STATEMENT.get(rel) or "The {entity} " + rel + " {value}."
+        bare = re.sub(r"^(?:the|a|an)\s+", "", entity, flags=re.I)
+        text = template.format(entity=bare, value=new_value)
+        text = text[0].upper() + text[1:]
+        claims = [c for c in self.extractor.extract(text) if c.polarity > 0]
+        if not claims:
             raise InvalidInput(
-                f"relation must be one of {', '.join(sorted(set(RELATIONS)))} (got {relation!r})"
+                f"could not read a claim from {text!r}: give a relation such as "
+                f"{', '.join(RELATIONS)} or a verb phrase such as 'runs on'"
             )
-        subject_key = canonical(entity) if rel in ("works_on", "prefers") else bag_key(entity)
-        value_key = canonical(new_value)
         now = now_utc()
-        holders = self.db.read(
-            "supersede/holders",
-            scope_id=scope_id,
-            subject_key=subject_key,
-            predicate=rel,
-            object_key=value_key,
-            now=now,
+        found = claim_store.find_conflicts(
+            self.db.read, claims, scope_id=scope_id, owner_id=None, exclude_ids=[], now=now
         )
+        keys = {claim_store.index_key(c.subject_key) for c in claims}
+        olds = sorted({eid for eid, _v, new, old in found if old["subject_key"] in keys})
+        holders = [
+            r["entry_id"]
+            for c in claims
+            for r in self.db.read(
+                "supersede/holders",
+                scope_id=scope_id,
+                subject_key=claim_store.index_key(c.subject_key),
+                predicate=c.predicate,
+                object_key=claim_store.index_key(c.object_key),
+                now=now,
+            )
+            if r["entry_id"] not in olds
+        ]
+        if not olds and not create:
+            closest = self._closest(scope_id, bare, now)
+            said = "; ".join(f"{c['entry_id']}: {c['content'][:80]}" for c in closest) or "none"
+            raise NothingToSupersede(
+                f"nothing current in scope {scope_id!r} says {text!r} about another value "
+                f"(nothing changed); closest claims: {said}",
+                closest,
+            )
         statement = None
         if not holders:
-            text = STATEMENT.get(rel, "The {entity} is {value}").format(
-                entity=entity, value=new_value
-            )
             item = {"content": text, "source": "system", "source_type": "user_stated"}
             statement = self.knowledge.prepare([item], scope_id=scope_id, owner_id=owner_id)
 
         def tx_fn(tx: Tx) -> Supersession:
             # the new-value entry is written in this transaction: all of it commits, or nothing
-            new_id, created = holders[0]["entry_id"] if holders else "", False
+            new_id, created = holders[0] if holders else "", False
             if statement is not None:
                 (entry,) = self.knowledge.write_prepared(tx, statement)
                 new_id, created = entry.id, bool(entry.created)
-            olds = [
-                r["entry_id"]
-                for r in tx.run(
-                    "supersede/matching",
-                    scope_id=scope_id,
-                    subject_key=subject_key,
-                    predicate=rel,
-                    object_key=value_key,
-                    now=now,
-                )
-                if r["entry_id"] != new_id
-            ]
+            retire = [o for o in olds if o != new_id]
+            if not retire:  # create=True and nothing to retire: the entry only, no operation
+                return Supersession(new_entry_id=new_id, created=created, superseded=[],
+                                    operation_id="")  # fmt: skip
             op = self._supersede_tx(
                 tx,
                 scope_id,
                 new_id,
-                olds,
+                retire,
                 now,
                 kind="supersede",
                 created=[new_id] if created else [],
                 reason=f"{entity} {rel} {new_value}",
             )
             return Supersession(
-                new_entry_id=new_id, created=created, superseded=olds, operation_id=op
+                new_entry_id=new_id, created=created, superseded=retire, operation_id=op
             )
 
         return self.db.write_tx(tx_fn)
+
+    def _closest(self, scope_id: str, entity: str, now: Any) -> list[dict[str, str]]:
+        words = [w for w in bag_key(entity).split() if len(w) > 2] or [canonical(entity)]
+        rows = self.db.read("supersede/closest", scope_id=scope_id, words=words, now=now, limit=5)
+        return [{k: str(r[k]) for k in ("entry_id", "content", "subject", "predicate", "object")}
+                for r in rows]  # fmt: skip
 
     def supersede_entry(
         self, old_id: str, new_id: str, *, reason: str | None = None

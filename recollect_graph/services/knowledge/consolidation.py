@@ -1,7 +1,10 @@
 """Consolidation: merge near-duplicates, propose conflict resolutions, archive what decayed.
 
-``consolidate(scope_id, dry_run=True)`` only proposes. Applying writes, per near-duplicate
-cluster, a ``consolidated`` entry that ``DERIVED_FROM`` each member and supersedes them, and
+``consolidate(scope_id, dry_run=True)`` only proposes. Entries whose claims conflict are never
+near-duplicates; each open conflict gets a proposed resolution (the newer entry wins, with the
+reason). Applying writes, per near-duplicate cluster, a ``consolidated`` entry (worded as its
+newest member) that ``DERIVED_FROM`` each member and supersedes them, applies the resolutions
+(conflict resolved, the older entry superseded by the newer), and
 archives (retires) entries whose strength fell below the threshold *and* that carry a negative
 signal (low confidence or a bad outcome); pinned entries are never archived, and an entry is
 never archived just because nobody retrieved it. All of it is one undoable operation, written in
@@ -15,6 +18,7 @@ from collections import Counter
 from typing import Any
 
 from recollect_graph.db.client import Tx
+from recollect_graph.nlp.conflicts import judge
 from recollect_graph.results import ConsolidationReport, Merge, ProposedResolution
 from recollect_graph.services.claims.contradictions import Contradictions
 from recollect_graph.services.kernel.times import now_utc
@@ -87,7 +91,23 @@ class Consolidation:
             k=10,
             similarity=similarity,
         )
-        pairs = [(r["a"], r["b"]) for r in rows if jaccard(r["a_text"], r["b_text"]) >= overlap]
+        open_conflicts = self.contradictions.conflicts(scope_id, limit=1000)
+        # entries whose claims conflict are never near-duplicates, however alike their words
+        clash = {frozenset((c.source.id, c.target.id)) for c in open_conflicts}
+        near = [
+            r
+            for r in rows
+            if jaccard(r["a_text"], r["b_text"]) >= overlap
+            and frozenset((r["a"], r["b"])) not in clash
+        ]
+        claims = self._claims({i: t for r in near for i, t in ((r["a"], r["a_text"]),
+                                                              (r["b"], r["b_text"]))})  # fmt: skip
+        pairs = [
+            (r["a"], r["b"])
+            for r in near
+            if not any(judge(n, o) is not None for n in claims[r["b"]] for o in claims[r["a"]])
+            and not any(judge(n, o) is not None for n in claims[r["a"]] for o in claims[r["b"]])
+        ]
         sims = {(r["a"], r["b"]): float(r["similarity"]) for r in rows}
         merges = [
             Merge(
@@ -103,9 +123,9 @@ class Consolidation:
                 keep=c.source.id if c.source.created_at >= c.target.created_at else c.target.id,
                 drop=c.target.id if c.source.created_at >= c.target.created_at else c.source.id,
                 type=c.type,
-                reason=c.reason,
+                reason=f"newer wins: {c.reason}" if c.reason else "newer wins",
             )
-            for c in self.contradictions.conflicts(scope_id, limit=1000)
+            for c in open_conflicts
         ]
         now = now_utc()
         weak = [
@@ -116,9 +136,15 @@ class Consolidation:
         out = ConsolidationReport(
             scope_id=scope_id, merges=merges, resolutions=resolutions, archive=archive
         )
-        if dry_run or (not merges and not archive):
+        if dry_run or (not merges and not archive and not resolutions):
             return out
         return self._apply(scope_id, out)
+
+    def _claims(self, texts: dict[str, str]) -> dict[str, list[Any]]:
+        """The claims of each text (one batched extraction): conflicting ones never merge."""
+        ids = list(texts)
+        found = self.contradictions.extractor.extract_many([texts[i] for i in ids])
+        return dict(zip(ids, found, strict=True))
 
     def _apply(self, scope_id: str, out: ConsolidationReport) -> ConsolidationReport:
         """Write every merge, the archiving and the ``Operation`` in one transaction.
@@ -137,7 +163,8 @@ class Consolidation:
             members = self.knowledge.get_many(m.members, scope_id=scope_id)
             if len(members) < 2:
                 continue
-            longest = max(members, key=lambda e: len(e.content))
+            # the newest member's wording stands for the group (not the longest)
+            longest = max(members, key=lambda e: (e.created_at, len(e.content)))
             kind = Counter(e.entry_type for e in members).most_common(1)[0][0]
             note = f"(consolidated from {len(members)} related entries)"
             item = {
@@ -161,9 +188,28 @@ class Consolidation:
             written = [e for p in prepared for e in self.knowledge.write_prepared(tx, p)]
             created = [e.id for e in written if e.created]
             plans = [(e.id, ids) for e, ids in zip(written, members_of, strict=True)]
-            touched = [i for _, ids in plans for i in ids] + archive
+            merged = {i for _, ids in plans for i in ids}
+            resolve = [r for r in out.resolutions if r.keep not in merged and r.drop not in merged]
+            drops = [r.drop for r in resolve if r.drop not in archive]
+            touched = [i for _, ids in plans for i in ids] + archive + drops
             state = changesets.snapshot_state(tx.run, touched, scope_id)
             links: list[dict[str, Any]] = []
+            settled: list[dict[str, Any]] = []
+            for r in resolve:  # newer wins: the conflict resolved, the older one superseded
+                before = tx.run("conflicts/set_status", a=r.keep, b=r.drop, status="resolved",
+                                resolved_by=r.keep, now=now)  # fmt: skip
+                if not before:
+                    continue
+                settled.append({"a": r.keep, "b": r.drop, "status": before[0]["status"]})
+                tx.run("supersede/retire", ids=[r.drop], scope_id=scope_id, now=now, by=r.keep)
+                made = tx.run(
+                    "supersede/link",
+                    rows=[{"source_id": r.keep, "target_id": r.drop, "reason": r.reason}],
+                    rel_type="SUPERSEDES",
+                    origin="consolidate",
+                    now=now,
+                )
+                links += [{**x, "rel": "SUPERSEDES"} for x in made if x["created"]]
             for new_id, ids in plans:
                 tx.run("supersede/retire", ids=ids, scope_id=scope_id, now=now, by=new_id)
                 for rel in ("DERIVED_FROM", "SUPERSEDES"):
@@ -189,6 +235,7 @@ class Consolidation:
                 state=state,
                 links=links,
                 created=created,
+                contradictions=settled,
                 reason="consolidation",
             )
             return op, [p[0] for p in plans]

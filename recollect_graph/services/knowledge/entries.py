@@ -285,11 +285,12 @@ class Knowledge(History):
         if not isinstance(metadata, Mapping):
             raise InvalidInput(f"item {i}: metadata must be a mapping")
         metadata = dict(metadata)
-        entry_type = item.get("entry_type") or "note"
-        if item.get("auto_classify"):
+        # an explicit type is checked first (an unknown one is refused with the list, whatever
+        # auto_classify says) and never overridden; "note", the default, may be classified
+        entry_type = one_of(item.get("entry_type") or "note", f"item {i}: entry_type", ENTRY_TYPES)
+        if item.get("auto_classify") and entry_type == "note":
             entry_type, conf = classify(content, hints)
             metadata["classification_confidence"] = conf
-        entry_type = one_of(entry_type, f"item {i}: entry_type", ENTRY_TYPES)
         valence = item.get("emotional_valence")
         if valence is not None:
             valence = one_of(valence, f"item {i}: emotional_valence", VALENCES)

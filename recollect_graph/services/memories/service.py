@@ -12,6 +12,7 @@ from typing import Any
 
 from recollect_graph.errors import InvalidInput, RecollectError
 from recollect_graph.models import Entry, Hit
+from recollect_graph.nlp.conflicts import judge
 from recollect_graph.services.kernel.times import aware, now_utc
 from recollect_graph.services.kernel.validation import in_range, json_map, one_of, require_text
 from recollect_graph.services.knowledge.entries import Knowledge
@@ -120,7 +121,8 @@ class Memories:
 
         A memory is a duplicate when an existing one has the same title, or when
         ``0.6*semantic + 0.4*keyword`` reaches ``dedup_threshold``; ``force`` skips that check.
-        A new memory is auto-linked (``references``) to the most similar existing memory at or
+        A new memory is auto-linked (``references``, or ``contradicts`` when their claims
+        conflict) to the most similar existing memory at or
         above ``auto_link_threshold``. Each item succeeds or fails on its own.
 
         Returns:
@@ -163,7 +165,7 @@ class Memories:
         similar: list[Hit] = []
         if dup is None:
             similar = self._similar(f"{title}. {mem.get('description') or ''} {content}")
-            dup = None if force else self._near_duplicate(similar)
+            dup = None if force else self._near_duplicate(similar, content)
         if dup is not None:
             out["duplicates"].append(
                 {
@@ -200,7 +202,7 @@ class Memories:
         similar: list[Hit] = []
         if dup is None:
             similar = self._similar(thought)
-            dup = self._near_duplicate(similar)
+            dup = self._near_duplicate(similar, thought)
         if dup is not None:
             return {"id": dup[0].id, "title": dup[0].title, "duplicate": True, "linked_to": None}
         entry = self.knowledge.remember(
@@ -230,30 +232,48 @@ class Memories:
         same = self.knowledge.db.read("entries/by_title", scope_id=self.scope_id, titles=[title])
         return (entry_from_row(same[0]["entry"]), 1.0) if same else None
 
-    def _near_duplicate(self, similar: list[Hit]) -> tuple[Entry, float] | None:
+    def _near_duplicate(
+        self, similar: list[Hit], text: str | None = None
+    ) -> tuple[Entry, float] | None:
         for h in similar:
             combined = 0.6 * h.signals.semantic + 0.4 * h.signals.keyword
             if combined >= self.settings.dedup_threshold:
+                if text is not None and self._claims_conflict(h.entry.content, text):
+                    continue  # "the rate limit is 500" is no duplicate of "... is 1000"
                 return h.entry, round(combined, 4)
         return None
+
+    def _claims_conflict(self, old: str, new: str) -> bool:
+        extractor = self.knowledge.extractor
+        if extractor is None:
+            return False
+        co, cn = extractor.extract_many([old, new])
+        return any(judge(n, o) is not None for n in cn for o in co)
 
     def _auto_link(self, entry: Entry, similar: list[Hit], how: str) -> dict[str, Any] | None:
         for h in similar:
             if h.entry.id == entry.id or h.entry.soft_deleted_at is not None:
                 continue
             if h.signals.semantic >= self.settings.auto_link_threshold:
+                # two memories whose claims conflict are linked as contradicting, not as a
+                # reference (the conflict itself was recorded when the entry was written)
+                clash = next(
+                    (c for c in entry.conflicts or [] if c.get("entry_id") == h.entry.id), None
+                )
+                rel = "contradicts" if clash else "references"
+                why = f": {clash.get('reason')}" if clash and clash.get("reason") else ""
                 edge = self.knowledge.connect(
                     entry.id,
                     h.entry.id,
-                    "references",
+                    rel,
                     weight=round(h.signals.semantic, 4),
-                    reason=f"auto-linked from {how}: {h.signals.semantic:.2f}",
+                    reason=f"auto-linked from {how}: {h.signals.semantic:.2f}{why}",
                     origin="auto",
                 )
                 return {
                     "source_memory_id": edge.source_id,
                     "target_memory_id": edge.target_id,
-                    "relation_type": "references",
+                    "relation_type": rel,
                     "score": round(h.signals.semantic, 4),
                 }
             return None  # only the most similar is considered
