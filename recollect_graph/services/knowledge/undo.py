@@ -6,7 +6,6 @@ Each writes an ``Operation`` node with the before-state in the same transaction 
 from __future__ import annotations
 
 import json
-import uuid
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -18,7 +17,7 @@ from recollect_graph.nlp.claims import ClaimExtractor
 from recollect_graph.services.claims.store import claim_rows
 from recollect_graph.services.kernel.times import aware, native, now_utc
 from recollect_graph.services.kernel.validation import MAX_OFFSET, in_range, require_text
-from recollect_graph.services.knowledge import changesets
+from recollect_graph.services.knowledge import changesets, footprint
 from recollect_graph.services.knowledge.rows import entry_from_row
 
 
@@ -45,9 +44,24 @@ class History:
         return self.db.write_tx(lambda tx: self.forget_in(tx, entry_id, scope_id, now, actor)[0])
 
     def forget_in(
-        self, tx: Tx, entry_id: str, scope_id: str | None, now: datetime, actor: str | None = None
+        self,
+        tx: Tx,
+        entry_id: str,
+        scope_id: str | None,
+        now: datetime,
+        actor: str | None = None,
+        *,
+        capture: footprint.Capture | None = None,
+        kind: str = "forget",
+        reason: str | None = None,
+        extra: Mapping[str, Any] | None = None,
     ) -> tuple[Entry, str]:
         """:meth:`forget` inside the caller's transaction (for multi-step writes such as resolve).
+
+        Args:
+            capture: A capture the caller opened before its own earlier steps (so that the one
+                operation undoes them too); by default one is opened here.
+            kind, reason, extra: What the operation is recorded as.
 
         Returns:
             The forgotten entry and the id of the ``Operation`` that undoes it.
@@ -63,25 +77,27 @@ class History:
         if not snap:
             raise EntryNotFound(entry_id)
         props = snap[0]["props"]
-        edges = [e for e in snap[0]["edges"] if e is not None]
-        revived = changesets.revive_superseded(tx.run, entry_id)
+        scope = str(props["scope_id"])
+        if capture is None:
+            capture = footprint.Capture(tx.run, scope, entries=[entry_id])
+        else:
+            capture.add(entries=[entry_id])
+        changesets.revive_superseded(tx.run, entry_id)
         if not changesets.delete_entry(tx.run, entry_id, now):
             raise EntryNotFound(entry_id)
-        before = json.dumps(
-            {"props": props, "labels": snap[0]["labels"], "edges": edges, "revived": revived},
-            default=_json_default,
-        )
-        op_id = str(uuid.uuid4())
-        tx.run(
-            "operations/record",
-            id=op_id,
-            kind="forget",
-            scope_id=props["scope_id"],
-            actor=actor,
+        change = capture.finish()
+        if change is None:  # cannot happen: the entry itself went
+            raise EntryNotFound(entry_id)
+        op_id = footprint.record(
+            tx.run,
+            change,
+            kind=kind,
+            scope_id=scope,
             now=now,
             entry_ids=[entry_id],
-            reason=None,
-            before=before,
+            reason=reason,
+            actor=actor,
+            extra=extra,
         )
         return entry_from_row(props, now=now), op_id
 
@@ -96,43 +112,49 @@ class History:
         """Soft-delete entries of a scope (logged as one undoable operation).
 
         Returns:
-            ``{forgotten, not_found, operation_id}`` (``operation_id`` is None if nothing changed).
+            ``{forgotten, not_found, operation_id}`` (``operation_id`` is None if nothing changed:
+            nothing matched, and no operation was written).
         """
         now = now_utc()
-        op_id = str(uuid.uuid4())
 
-        def tx_fn(tx: Tx) -> list[str]:
+        def tx_fn(tx: Tx) -> tuple[list[str], str | None]:
+            capture = footprint.Capture(tx.run, scope_id, entries=list(ids), walk=False)
             done = [
                 r["id"]
                 for r in tx.run(
                     "entries/soft_delete", ids=list(ids), scope_id=scope_id, reason=reason, now=now
                 )
             ]
-            if done:
-                tx.run(
-                    "operations/record",
-                    id=op_id,
-                    kind="soft_delete",
-                    scope_id=scope_id,
-                    actor=actor,
-                    now=now,
-                    entry_ids=done,
-                    reason=reason,
-                    before="{}",
-                )
-            return done
+            change = capture.finish() if done else None
+            if change is None:
+                return [], None
+            op = footprint.record(
+                tx.run,
+                change,
+                kind="soft_delete",
+                scope_id=scope_id,
+                now=now,
+                entry_ids=done,
+                reason=reason,
+                actor=actor,
+            )
+            return done, op
 
-        done = self.db.write_tx(tx_fn)
+        done, op_id = self.db.write_tx(tx_fn)
         return {
             "forgotten": done,
             "not_found": [i for i in ids if i not in done],
-            "operation_id": op_id if done else None,
+            "operation_id": op_id,
         }
 
     def undo(self, operation_id: str, *, scope_id: str | None = None) -> Operation:
-        """Undo a logged operation.
+        """Undo a logged operation, in one transaction.
 
-        ``forget`` re-creates the entry and its edges; ``soft_delete`` restores.
+        An operation recorded with its exact difference (every destructive change since the
+        format of :mod:`~recollect_graph.services.knowledge.footprint`) is reverted exactly: what
+        it deleted comes back (derived data included), what it made goes, what it altered gets
+        its old values. Older records: ``forget`` re-creates the entry and its edges,
+        ``soft_delete`` restores, lifecycle changes revert their change set.
 
         Raises:
             OperationNotFound: No such operation (in ``scope_id`` when given).
@@ -148,7 +170,11 @@ class History:
             if op.get("undone_at") is not None:
                 raise InvalidInput(f"operation {operation_id} was already undone")
             before = json.loads(op["before"])
-            if op["kind"] == "forget":
+            if footprint.is_exact(before):
+                for eid in before.get("created_entries") or []:
+                    changesets.delete_entry(tx.run, eid, now)
+                footprint.revert(tx.run, before)
+            elif op["kind"] == "forget":
                 props = _restore_types(before["props"])
                 edges = [{**e, "props": _restore_types(e["props"])} for e in before["edges"]]
                 turn = _was_turn(before, props)
