@@ -19,7 +19,7 @@ from recollect_graph.results import ConsolidationReport, Merge, ProposedResoluti
 from recollect_graph.services.claims.contradictions import Contradictions
 from recollect_graph.services.kernel.times import now_utc
 from recollect_graph.services.kernel.validation import in_range, require_text
-from recollect_graph.services.knowledge import changesets
+from recollect_graph.services.knowledge import footprint
 from recollect_graph.services.knowledge.entries import Knowledge, PreparedEntries
 from recollect_graph.services.knowledge.rows import entry_from_row
 
@@ -157,17 +157,20 @@ class Consolidation:
             members_of.extend(g[1] for g in group)
         now = now_utc()
 
-        def tx_fn(tx: Tx) -> tuple[str, list[str]]:
+        def tx_fn(tx: Tx) -> tuple[str | None, list[str]]:
+            # what it retires is captured before anything is written: undo restores it exactly
+            capture = footprint.Capture(
+                tx.run, scope_id, entries=[i for ids in members_of for i in ids] + archive
+            )
             written = [e for p in prepared for e in self.knowledge.write_prepared(tx, p)]
             created = [e.id for e in written if e.created]
             plans = [(e.id, ids) for e, ids in zip(written, members_of, strict=True)]
             touched = [i for _, ids in plans for i in ids] + archive
-            state = changesets.snapshot_state(tx.run, touched, scope_id)
-            links: list[dict[str, Any]] = []
+            capture.add(entries=[e.id for e in written])
             for new_id, ids in plans:
                 tx.run("supersede/retire", ids=ids, scope_id=scope_id, now=now, by=new_id)
                 for rel in ("DERIVED_FROM", "SUPERSEDES"):
-                    made = tx.run(
+                    tx.run(
                         "supersede/link",
                         rows=[
                             {"source_id": new_id, "target_id": i, "reason": "consolidated"}
@@ -177,19 +180,20 @@ class Consolidation:
                         origin="consolidate",
                         now=now,
                     )
-                    links += [{**x, "rel": rel} for x in made if x["created"]]
             if archive:
                 tx.run("supersede/retire", ids=archive, scope_id=scope_id, now=now, by=None)
-            op = changesets.record(
+            change = capture.finish()
+            if change is None:  # nothing to merge or archive: no operation
+                return None, [p[0] for p in plans]
+            op = footprint.record(
                 tx.run,
+                change,
                 kind="consolidate",
                 scope_id=scope_id,
                 now=now,
                 entry_ids=touched,
-                state=state,
-                links=links,
-                created=created,
                 reason="consolidation",
+                extra={"created_entries": created},
             )
             return op, [p[0] for p in plans]
 

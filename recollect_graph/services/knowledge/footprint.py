@@ -292,7 +292,7 @@ def record(
 
 def is_exact(before: Mapping[str, Any]) -> bool:
     """Whether an operation's before-state is a difference recorded by this module."""
-    return before.get("v") == VERSION
+    return bool(before.get("v") == VERSION)
 
 
 def jsonable(props: Mapping[str, Any]) -> dict[str, Any]:

@@ -58,10 +58,9 @@ class History:
     ) -> tuple[Entry, str]:
         """:meth:`forget` inside the caller's transaction (for multi-step writes such as resolve).
 
-        Args:
-            capture: A capture the caller opened before its own earlier steps (so that the one
-                operation undoes them too); by default one is opened here.
-            kind, reason, extra: What the operation is recorded as.
+        ``capture`` is one the caller opened before its own earlier steps (so that the one
+        operation undoes them too); by default one is opened here. ``kind``, ``reason`` and
+        ``extra`` are what the operation is recorded as.
 
         Returns:
             The forgotten entry and the id of the ``Operation`` that undoes it.
