@@ -189,7 +189,7 @@ def diff(
         )
 
     def same(x: Mapping[str, Any], y: Mapping[str, Any]) -> bool:
-        return x["props"] == y["props"] and x["type"] == y["type"]
+        return bool(x["props"] == y["props"] and x["type"] == y["type"])
 
     rels_deleted = [
         _rel_row(r)
