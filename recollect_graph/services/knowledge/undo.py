@@ -14,9 +14,17 @@ from recollect_graph.db.client import Db, Tx
 from recollect_graph.errors import EntryNotFound, InvalidInput, OperationNotFound
 from recollect_graph.models import Entry, Operation
 from recollect_graph.nlp.claims import ClaimExtractor
+from recollect_graph.nlp.embedder import Embedder
+from recollect_graph.services.admin.scopes import undo_drop
 from recollect_graph.services.claims.store import claim_rows
+from recollect_graph.services.kernel.hashing import content_hash
 from recollect_graph.services.kernel.times import aware, native, now_utc
-from recollect_graph.services.kernel.validation import MAX_OFFSET, in_range, require_text
+from recollect_graph.services.kernel.validation import (
+    MAX_CONTENT_CHARS,
+    MAX_OFFSET,
+    in_range,
+    require_text,
+)
 from recollect_graph.services.knowledge import changesets, footprint
 from recollect_graph.services.knowledge.rows import entry_from_row
 
@@ -25,6 +33,7 @@ class History:
     """Mixin of the knowledge service: the undoable destructive operations."""
 
     db: Db
+    embedder: Embedder
     extractor: ClaimExtractor | None
 
     # -- destructive, undoable ---------------------------------------------------------------
@@ -146,6 +155,72 @@ class History:
             "operation_id": op_id,
         }
 
+    def edit(
+        self, entry_id: str, content: str, *, scope_id: str, actor: str | None = None
+    ) -> tuple[Entry, str | None]:
+        """Edit an entry in place: new content, the same id, undoable.
+
+        The vector is recomputed for the new text, the claims (and the mentions they make) are
+        extracted again, the relation evidence it gave is retracted (``entities index`` finds the
+        entry again: its content hash changed); ``edit_count`` and ``edited_at`` say it was
+        edited. The earlier version is kept in the edit's ``Operation`` (the history: ``undo``
+        puts it back exactly).
+
+        Returns:
+            The edited entry and the operation that undoes the edit (None when the content was
+            already that: nothing changed, no operation).
+
+        Raises:
+            EntryNotFound: No such entry in ``scope_id``.
+        """
+        scope_id = require_text(scope_id, "scope_id")
+        content = require_text(content, "content", max_len=MAX_CONTENT_CHARS)
+        rows = self.db.read("entries/get_many", ids=[entry_id], scope_id=scope_id)
+        if not rows:
+            raise EntryNotFound(entry_id)
+        old = rows[0]["entry"]
+        now = now_utc()
+        if old.get("content") == content:
+            return entry_from_row(old, now=now), None
+        text = ". ".join(str(p) for p in (old.get("title"), old.get("description"), content) if p)
+        vector = self.embedder.embed([text])[0]
+        claims = self.extractor.extract(content) if self.extractor else []
+
+        def tx_fn(tx: Tx) -> tuple[Entry, str | None]:
+            if not tx.run("entries/lock_one", id=entry_id, scope_id=scope_id):
+                raise EntryNotFound(entry_id)
+            capture = footprint.Capture(tx.run, scope_id, entries=[entry_id])
+            tx.run("claims/retract", id=entry_id)
+            tx.run("claims/retract_relations", id=entry_id)
+            props = tx.run(
+                "entries/edit",
+                id=entry_id,
+                scope_id=scope_id,
+                content=content,
+                content_hash=content_hash(content),
+                embedding=list(vector),
+                model=self.embedder.model_id,
+                now=now,
+            )[0]["props"]
+            if claims:
+                tx.run("claims/upsert", rows=[claim_rows(entry_id, scope_id, claims)])
+            change = capture.finish()
+            op = None
+            if change is not None:
+                op = footprint.record(
+                    tx.run,
+                    change,
+                    kind="edit",
+                    scope_id=scope_id,
+                    now=now,
+                    entry_ids=[entry_id],
+                    reason="edited in place",
+                    actor=actor,
+                )
+            return entry_from_row(props, now=now), op
+
+        return self.db.write_tx(tx_fn)
+
     def undo(self, operation_id: str, *, scope_id: str | None = None) -> Operation:
         """Undo a logged operation, in one transaction.
 
@@ -190,6 +265,8 @@ class History:
                             "claims/upsert",
                             rows=[claim_rows(props["id"], props["scope_id"], found)],
                         )
+            elif op["kind"] == "scope_drop":
+                undo_drop(tx, op)
             elif op["kind"] in ("supersede", "invalidate", "resolve", "consolidate"):
                 changesets.revert(tx.run, before, now)
             elif op["kind"] == "soft_delete":
