@@ -104,7 +104,7 @@ class Scopes:
         now = now_utc()
 
         def tx_fn(tx: Tx) -> int:
-            moved = int(tx.run("scopes/rename", **{"from": scope_id, "to": hidden})[0]["moved"])
+            moved = int(tx.run("scopes/rename", source=scope_id, target=hidden)[0]["moved"])
             if not moved:
                 raise InvalidInput(f"scope {scope_id!r} holds nothing: nothing to drop")
             tx.run(
@@ -160,4 +160,4 @@ def undo_drop(tx: Tx, op: dict[str, Any]) -> None:
     if op.get("purged_at") is not None:
         raise InvalidInput(f"scope {op['scope_id']!r} was purged: its drop cannot be undone")
     hidden = json.loads(op["before"])["hidden"]
-    tx.run("scopes/rename", **{"from": hidden, "to": op["scope_id"]})
+    tx.run("scopes/rename", source=hidden, target=op["scope_id"])
