@@ -184,3 +184,20 @@ def test_cli_supersede_matching_nothing_says_so(run: Any, scope_id: str) -> None
     r = run("invalidate", "webpack", "--reason", "moved", "--scope", scope_id)
     assert "nothing matched" in r.stdout and "no operation" in r.stdout
     assert data(run("operations", "--scope", scope_id, "--json")) == []
+
+
+def test_topic_rebuild_removals_undo_exactly(rg: Recollect, scope_id: str) -> None:
+    from tests.integration.test_topics import THEMES
+
+    for texts in THEMES.values():
+        rg.remember_many([{"content": t} for t in texts], scope_id=scope_id, owner_id="t")
+    rg.topics.build(scope_id)
+    before = snapshot(rg, scope_id)
+    assert before["labels"].get("Topic") == 3
+    report = rg.topics.build(scope_id, min_size=7)  # a larger min_size drops every topic
+    assert report["removed"] == 3 and report["operation_id"]
+    assert "Topic" not in snapshot(rg, scope_id)["labels"]
+    rg.undo(report["operation_id"], scope_id=scope_id)
+    assert difference(before, snapshot(rg, scope_id)) == {}
+    # a rebuild that removes nothing writes no operation
+    assert rg.topics.build(scope_id)["operation_id"] is None

@@ -247,6 +247,8 @@ class History:
             if footprint.is_exact(before):
                 for eid in before.get("created_entries") or []:
                     changesets.delete_entry(tx.run, eid, now)
+                if before.get("created_topics"):
+                    tx.run("topics/delete", scope_id=op["scope_id"], ids=before["created_topics"])
                 footprint.revert(tx.run, before)
             elif op["kind"] == "forget":
                 props = _restore_types(before["props"])
