@@ -231,6 +231,8 @@ class ImportReport(Record):
     """The outcome of importing an export (``import_``).
 
     Attributes:
+        operation_id: The one operation that undoes the import (None when it changed
+            nothing).
         scope_id: The scope imported into.
         source_scope_id: The scope the export was taken from.
         ids: ``kept`` (the exported ids) or ``remapped`` (into the target scope).
@@ -257,6 +259,7 @@ class ImportReport(Record):
     rels_created: int = 0
     rels_updated: int = 0
     rels_unchanged: int = 0
+    operation_id: str | None = None
 
 
 # -- sessions ---------------------------------------------------------------------------------

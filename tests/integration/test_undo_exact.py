@@ -201,3 +201,22 @@ def test_topic_rebuild_removals_undo_exactly(rg: Recollect, scope_id: str) -> No
     assert difference(before, snapshot(rg, scope_id)) == {}
     # a rebuild that removes nothing writes no operation
     assert rg.topics.build(scope_id)["operation_id"] is None
+
+
+def test_import_into_an_existing_scope_is_one_exact_undoable_operation(
+    rg: Recollect, scope_id: str
+) -> None:
+    source = scope_id + "-src"
+    _rich_entry(rg, source)
+    rg.remember("We deploy with Helm charts.", scope_id=source, owner_id="kai")
+    lines = list(rg.export(source))
+    rg.remember("The target keeps its own note.", scope_id=scope_id, owner_id="kai")
+    before = snapshot(rg, scope_id)
+    report = rg.import_(lines, scope_id=scope_id, batch_size=3)  # several batches, one operation
+    assert report.nodes_created > 3 and report.operation_id
+    assert [o.kind for o in rg.operations(scope_id)] == ["import"]
+    rg.undo(report.operation_id, scope_id=scope_id)
+    assert difference(before, snapshot(rg, scope_id)) == {}
+    # the same import twice: the second changes nothing and writes no operation
+    first = rg.import_(lines, scope_id=scope_id)
+    assert first.operation_id and rg.import_(lines, scope_id=scope_id).operation_id is None

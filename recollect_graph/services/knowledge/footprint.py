@@ -89,16 +89,38 @@ class Capture:
         for rid, r in rels.items():
             self.rels.setdefault(rid, r)
 
-    def finish(self) -> dict[str, Any] | None:
+    def finish(self, *, keys: Iterable[tuple[str, str]] = ()) -> dict[str, Any] | None:
         """The change's difference, after it (``None`` when it changed nothing).
 
         Only the nodes captured before are compared (and every relationship touching them, so
-        one the change drew to a new node is recorded as created). Entries the change wrote are
-        not part of it: the caller records their ids, and undo deletes them with everything
-        derived from them first.
+        one the change drew to a new node is recorded as created), plus the nodes named by
+        ``keys`` (``(key label, id)`` in the scope) that are there now: those the change
+        created are recorded as created (an import names every node it writes). Entries a
+        change wrote otherwise are not part of it: the caller records their ids, and undo
+        deletes them with everything derived from them first.
         """
-        after_nodes, after_rels = self._state(self.eids)
+        eids = self.eids | self.locate(keys)
+        after_nodes, after_rels = self._state(eids)
         return diff(self.nodes, self.rels, after_nodes, after_rels)
+
+    def add_keys(self, keys: Iterable[tuple[str, str]]) -> None:
+        """Take in nodes by ``(key label, id)`` in the scope (those there now), unwalked."""
+        new = self.locate(keys) - self.eids
+        if not new:
+            return
+        self.eids |= new
+        nodes, rels = self._state(new)
+        for eid, n in nodes.items():
+            self.nodes.setdefault(eid, n)
+        for rid, r in rels.items():
+            self.rels.setdefault(rid, r)
+
+    def locate(self, keys: Iterable[tuple[str, str]]) -> set[str]:
+        """The element ids of the nodes named by ``(key label, id)`` in the scope."""
+        rows = [{"label": k, "id": i, "scope_id": self.scope_id} for k, i in keys]
+        if not rows:
+            return set()
+        return {r["eid"] for r in self.run("changes/locate", rows=rows)}
 
     # -- internals ---------------------------------------------------------------------------
     def _seeds(self, *ids: Iterable[str]) -> set[str]:

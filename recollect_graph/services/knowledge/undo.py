@@ -249,7 +249,8 @@ class History:
                     changesets.delete_entry(tx.run, eid, now)
                 if before.get("created_topics"):
                     tx.run("topics/delete", scope_id=op["scope_id"], ids=before["created_topics"])
-                footprint.revert(tx.run, before)
+                for change in reversed(before.get("batches") or [before]):
+                    footprint.revert(tx.run, change)
             elif op["kind"] == "forget":
                 props = _restore_types(before["props"])
                 edges = [{**e, "props": _restore_types(e["props"])} for e in before["edges"]]
