@@ -28,6 +28,8 @@ def make_settings(base: Path, **overrides: object) -> Settings:
         "heap_mb": 768,
         "pagecache_mb": 128,
         "cache_dir": os.environ.get("RECOLLECT_CACHE_DIR"),
+        # a loaded machine may need longer than the default to start a test server
+        "start_timeout_s": float(os.environ.get("RECOLLECT_START_TIMEOUT") or 120.0),
     }
     values.update(overrides)
     return Settings.from_env(environ={}, **values)
