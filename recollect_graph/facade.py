@@ -50,6 +50,7 @@ from recollect_graph.results import (
 )
 from recollect_graph.services.admin.doctor import run_doctor
 from recollect_graph.services.admin.invariants import Invariants
+from recollect_graph.services.admin.scopes import Scopes
 from recollect_graph.services.admin.stats import Stats
 from recollect_graph.services.claims.contradictions import ContradictionResult, Contradictions
 from recollect_graph.services.context.budget import Pack
@@ -187,6 +188,7 @@ class Recollect:
         self.packer = ContextPack(db, self.embedder, self.searcher)
         store = settings.server_home / "data" if server is not None else None
         self.statistics = Stats(db, store_dir=store)
+        self.scopes = Scopes(db)
 
     @property
     def transfer(self) -> Transfer:
@@ -374,8 +376,16 @@ class Recollect:
         return self.knowledge.outcome(entry_ids, result, scope_id=scope_id)
 
     def undo(self, operation_id: str, *, scope_id: str | None = None) -> Operation:
-        """Undo a logged destructive operation (forget, soft delete)."""
+        """Undo a logged destructive operation exactly (every kind: see docs/undo.md)."""
         return self.knowledge.undo(operation_id, scope_id=scope_id)
+
+    def edit(self, entry_id: str, content: str, *, scope_id: str) -> tuple[Entry, str | None]:
+        """Edit an entry in place (vector and claims recomputed, undoable).
+
+        Returns:
+            The edited entry and the operation that undoes it (None when nothing changed).
+        """
+        return self.knowledge.edit(entry_id, content, scope_id=scope_id)
 
     def operations(self, scope_id: str, *, limit: int = 50, offset: int = 0) -> list[Operation]:
         """The newest logged operations of a scope (a page)."""

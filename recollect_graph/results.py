@@ -61,13 +61,14 @@ class Supersession(Record):
         new_entry_id: The entry stating the new value (found or written).
         created: Whether that entry was written by this call.
         superseded: The entries it retired and now supersedes.
-        operation_id: The operation that undoes the change.
+        operation_id: The operation that undoes the change (None when nothing matched: nothing
+            was retired and no operation was written).
     """
 
     new_entry_id: str
     created: bool
     superseded: list[str]
-    operation_id: str
+    operation_id: str | None = None
 
 
 class EntrySupersession(Record):
@@ -90,12 +91,13 @@ class Invalidation(Record):
     Attributes:
         invalidated: The entries weakened (and, with a replacement, retired).
         replacement_id: The replacement entry that supersedes them, if one was given.
-        operation_id: The operation that undoes the change.
+        operation_id: The operation that undoes the change (None when nothing matched: nothing
+            was weakened and no operation was written).
     """
 
     invalidated: list[str]
     replacement_id: str | None = None
-    operation_id: str
+    operation_id: str | None = None
 
 
 # -- consolidation ----------------------------------------------------------------------------
@@ -230,6 +232,8 @@ class ImportReport(Record):
     """The outcome of importing an export (``import_``).
 
     Attributes:
+        operation_id: The one operation that undoes the import (None when it changed
+            nothing).
         scope_id: The scope imported into.
         source_scope_id: The scope the export was taken from.
         ids: ``kept`` (the exported ids) or ``remapped`` (into the target scope).
@@ -256,6 +260,7 @@ class ImportReport(Record):
     rels_created: int = 0
     rels_updated: int = 0
     rels_unchanged: int = 0
+    operation_id: str | None = None
 
 
 # -- sessions ---------------------------------------------------------------------------------

@@ -30,6 +30,8 @@ def make_settings(base: Path, **overrides: object) -> Settings:
         "cache_dir": os.environ.get("RECOLLECT_CACHE_DIR"),
         # `make test-526` runs the suite against the 5.26 LTS fallback.
         "neo4j_version": os.environ.get("RECOLLECT_NEO4J_VERSION"),
+        # a loaded machine may need longer than the default to start a test server
+        "start_timeout_s": float(os.environ.get("RECOLLECT_START_TIMEOUT") or 120.0),
     }
     values.update(overrides)
     return Settings.from_env(environ={}, **values)

@@ -249,6 +249,11 @@ def supersede_cmd(
         emit_json(out.model_dump(mode="json"))
         return
     made = " (new entry)" if isinstance(out, Supersession) and out.created else ""
+    if out.operation_id is None:
+        click.echo("nothing matched: nothing superseded, no operation recorded")
+        if made:
+            click.echo(f"the new value was written as {out.new_entry_id} (forget it to remove)")
+        return
     click.echo(
         f"{out.new_entry_id}{made} supersedes {_ids(out.superseded)}{_undo_hint(out.operation_id)}"
     )
@@ -315,6 +320,11 @@ def invalidate_cmd(
         )
     if as_json:
         emit_json(res.model_dump(mode="json"))
+        return
+    if res.operation_id is None:
+        click.echo(f"nothing matched {pattern!r}: nothing invalidated, no operation recorded")
+        if res.replacement_id:
+            click.echo(f"the replacement was written as {res.replacement_id} (forget it to remove)")
         return
     by = f"; superseded by {res.replacement_id}" if res.replacement_id else ""
     click.echo(f"invalidated {len(res.invalidated)} entries{by}{_undo_hint(res.operation_id)}")

@@ -256,7 +256,8 @@ def forget_cmd(document: str, scope: str | None, yes: bool, as_json: bool) -> No
     click.echo(
         f"forgot {out['document_id']}: {out['chunks']} chunks, {out['relations_removed']} "
         f"relations and {out['entities_removed']} entities retracted, "
-        f"{out['entries_restored']} entries restored, {out['topics_stale']} topics now stale"
+        f"{out['entries_restored']} entries restored, {out['topics_stale']} topics now stale; "
+        f"undo with: recollect-graph undo {out['operation_id']} --scope {sc}"
     )
 
 

@@ -29,6 +29,7 @@ from recollect_graph.cli.review_cmd import (
     suggestions_cmd,
     sweep_cmd,
 )
+from recollect_graph.cli.scopes_cmd import COMMANDS as SCOPE_COMMANDS
 from recollect_graph.cli.sessions_cmd import learn_agents_cmd, recall_cmd, sessions_group
 from recollect_graph.cli.topics_cmd import topics_group
 from recollect_graph.errors import InvalidInput
@@ -82,6 +83,8 @@ for _cmd in CONTEXT_COMMANDS:  # context, recommend
     cli.add_command(_cmd)
 cli.add_command(topics_group)
 for _cmd in BACKUP_COMMANDS:  # backup, restore
+    cli.add_command(_cmd)
+for _cmd in SCOPE_COMMANDS:  # scopes list/drop/purge, edit
     cli.add_command(_cmd)
 
 

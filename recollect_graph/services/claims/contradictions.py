@@ -40,7 +40,7 @@ from recollect_graph.services.kernel.validation import (
     optional_text,
     require_text,
 )
-from recollect_graph.services.knowledge import changesets
+from recollect_graph.services.knowledge import changesets, footprint
 from recollect_graph.services.knowledge.entries import Knowledge
 from recollect_graph.services.knowledge.rows import entry_from_row
 from recollect_graph.services.search.hybrid import lucene_query
@@ -191,24 +191,26 @@ class Contradictions:
         now = now_utc()
 
         def tx_fn(tx: Tx) -> str:
+            # everything the resolution touches is captured before its first step: the one
+            # operation puts back the conflict's status as well as the loser
+            capture = footprint.Capture(tx.run, scope_id, entries=[a, b])
             before = tx.run(
                 "conflicts/set_status", a=a, b=b, status="resolved", resolved_by=keep, now=now
             )
             if not before:
                 raise ContradictionNotFound(a, b)
             self._same_scope(tx, [a, b], scope_id)
+            reason = f"conflict resolved in favour of {keep}"
             if forget_loser:
-                return self.knowledge.forget_in(tx, loser, scope_id, now)[1]
-            return self._supersede_tx(
-                tx,
-                scope_id,
-                keep,
-                [loser],
-                now,
-                kind="resolve",
-                contradictions=[{"a": a, "b": b, "status": before[0]["status"]}],
-                reason=f"conflict resolved in favour of {keep}",
+                return self.knowledge.forget_in(
+                    tx, loser, scope_id, now, capture=capture, reason=reason
+                )[1]
+            op = self._supersede_tx(
+                tx, scope_id, keep, [loser], now, kind="resolve", reason=reason, capture=capture
             )
+            if op is None:  # cannot happen: the loser is a current entry of the scope
+                raise ContradictionNotFound(a, b)
+            return op
 
         op = self.db.write_tx(tx_fn)
         return Resolution(kept=keep, loser=loser, operation_id=op)
@@ -296,6 +298,8 @@ class Contradictions:
         def tx_fn(tx: Tx) -> Supersession:
             # the new-value entry is written in this transaction: all of it commits, or nothing
             new_id, created = holders[0] if holders else "", False
+            # captured before anything is written, so that undo restores them exactly
+            capture = footprint.Capture(tx.run, scope_id, entries=[e for e in [*olds, new_id] if e])
             if statement is not None:
                 (entry,) = self.knowledge.write_prepared(tx, statement)
                 new_id, created = entry.id, bool(entry.created)
@@ -312,6 +316,7 @@ class Contradictions:
                 kind="supersede",
                 created=[new_id] if created else [],
                 reason=f"{entity} {rel} {new_value}",
+                capture=capture,
             )
             return Supersession(
                 new_entry_id=new_id, created=created, superseded=retire, operation_id=op
@@ -345,6 +350,8 @@ class Contradictions:
             op = self._supersede_tx(
                 tx, ends["source_scope"], new_id, [old_id], now, kind="supersede", reason=reason
             )
+            if op is None:
+                raise InvalidInput(f"{old_id} is already superseded by {new_id}: nothing to do")
             return EntrySupersession(new_entry_id=new_id, superseded=[old_id], operation_id=op)
 
         return self.db.write_tx(tx_fn)
@@ -359,9 +366,9 @@ class Contradictions:
         *,
         kind: str,
         created: Sequence[str] = (),
-        contradictions: Sequence[dict[str, Any]] = (),
         reason: str | None = None,
-    ) -> str:
+        capture: footprint.Capture | None = None,
+    ) -> str | None:
         return changesets.supersede(
             tx.run,
             scope_id,
@@ -370,8 +377,8 @@ class Contradictions:
             now,
             kind=kind,
             created=created,
-            contradictions=contradictions,
             reason=reason,
+            capture=capture,
         )
 
     def _same_scope(self, tx: Tx, ids: Sequence[str], scope_id: str) -> None:
@@ -425,34 +432,39 @@ class Contradictions:
             ids = [i for i in ids if i not in written.ids]
 
         def tx_fn(tx: Tx) -> Invalidation:
-            # the replacement is written in this transaction: all of it commits, or nothing
+            # the replacement is written in this transaction: all of it commits, or nothing;
+            # what is weakened is captured first, so that undo restores it exactly
+            capture = footprint.Capture(tx.run, scope_id, entries=ids)
             new_id, created = None, False
             if written is not None:
                 (entry,) = self.knowledge.write_prepared(tx, written)
                 new_id, created = entry.id, bool(entry.created)
-            state = changesets.snapshot_state(tx.run, ids, scope_id)
+            if not ids:  # nothing matched: nothing weakened, no operation
+                return Invalidation(invalidated=[], replacement_id=new_id, operation_id=None)
             tx.run("supersede/weaken", ids=ids, scope_id=scope_id, factor=factor, now=now)
-            links: list[dict[str, Any]] = []
-            if new_id and ids:
+            if new_id:
+                capture.add(entries=[new_id])
                 tx.run("supersede/retire", ids=ids, scope_id=scope_id, now=now, by=new_id)
-                links = tx.run(
+                tx.run(
                     "supersede/link",
                     rows=[{"source_id": new_id, "target_id": o, "reason": reason} for o in ids],
                     rel_type="SUPERSEDES",
                     origin="invalidate",
                     now=now,
                 )
-            op = changesets.record(
-                tx.run,
-                kind="invalidate",
-                scope_id=scope_id,
-                now=now,
-                entry_ids=ids,
-                state=state,
-                links=[{**x, "rel": "SUPERSEDES"} for x in links if x["created"]],
-                created=[new_id] if created and new_id else [],
-                reason=reason,
-            )
+            change = capture.finish()
+            op = None
+            if change is not None:
+                op = footprint.record(
+                    tx.run,
+                    change,
+                    kind="invalidate",
+                    scope_id=scope_id,
+                    now=now,
+                    entry_ids=ids,
+                    reason=reason,
+                    extra={"created_entries": [new_id] if created and new_id else []},
+                )
             return Invalidation(invalidated=ids, replacement_id=new_id, operation_id=op)
 
         return self.db.write_tx(tx_fn)

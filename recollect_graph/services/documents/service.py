@@ -58,6 +58,7 @@ from recollect_graph.services.kernel.validation import (
     one_of,
     require_text,
 )
+from recollect_graph.services.knowledge import footprint
 from recollect_graph.vocabulary import DOCUMENT_SOURCE_TYPES, DOCUMENT_STATUSES
 
 log = logging.getLogger(__name__)
@@ -468,11 +469,12 @@ class Documents:
 
         Its chunks, their mentions and relation evidence go; relations and entities left without
         support go; entries it superseded come back; topics that included it become stale; its
-        pipeline runs go.
+        pipeline runs go. All of it is recorded as one ``Operation`` (kind ``document_forget``)
+        that ``undo`` reverts exactly.
 
         Returns:
             Counts: ``chunks``, ``relations_removed``, ``entities_removed``, ``topics_stale``,
-            ``entries_restored``, ``runs_removed``.
+            ``entries_restored``, ``runs_removed``, and the ``operation_id`` that undoes it.
         """
         doc_id = self.resolve(ref, scope_id=scope_id)
 
@@ -480,6 +482,8 @@ class Documents:
             state = tx.run("documents/state", scope_id=scope_id, id=doc_id)
             if not state:
                 raise DocumentNotFound(ref, scope_id=scope_id)
+            capture = footprint.Capture(tx.run, scope_id, documents=[doc_id])
+            now = now_utc()
             ids = [str(c["id"]) for c in state[0]["chunks"]]
             out: dict[str, Any] = {"document_id": doc_id, "chunks": len(ids)}
             r = tx.run("documents/remove_chunks", scope_id=scope_id, ids=ids)[0] if ids else None
@@ -492,8 +496,20 @@ class Documents:
             out.update(
                 relations_removed=p["relations_removed"], entities_removed=p["entities_removed"]
             )
-            d = tx.run("documents/delete", scope_id=scope_id, id=doc_id, now=now_utc())[0]
+            d = tx.run("documents/delete", scope_id=scope_id, id=doc_id, now=now)[0]
             out.update({k: int(d[k]) for k in ("topics_stale", "entries_restored", "runs_removed")})
+            change = capture.finish()
+            if change is None:  # cannot happen: the document itself went
+                raise DocumentNotFound(ref, scope_id=scope_id)
+            out["operation_id"] = footprint.record(
+                tx.run,
+                change,
+                kind="document_forget",
+                scope_id=scope_id,
+                now=now,
+                entry_ids=[],
+                reason=f"document {doc_id} forgotten",
+            )
             return out
 
         return self.db.write_tx(tx_fn)

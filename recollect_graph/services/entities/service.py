@@ -27,6 +27,7 @@ from recollect_graph.nlp.entities import normalize
 from recollect_graph.services.documents.pipeline import CandidateReader, Pipeline, Plan, write_links
 from recollect_graph.services.kernel.times import native, now_utc
 from recollect_graph.services.kernel.validation import MAX_OFFSET, in_range, require_text
+from recollect_graph.services.knowledge import footprint
 
 MAX_HOPS = 4
 
@@ -142,8 +143,11 @@ class Entities:
         op = str(uuid.uuid4())
 
         def tx_fn(tx: Tx) -> str:
+            capture = footprint.Capture(tx.run, scope_id, entities=[k, x])
             row = tx.run("entities/merge", scope_id=scope_id, keep=k, absorb=x, op=op)[0]
-            absorbed = {k2: native(v) for k2, v in row["absorbed"].items()}
+            change = capture.finish()
+            if change is None:  # cannot happen: the absorbed entity went
+                raise EntityNotFound(absorb, scope_id=scope_id)
             tx.run(
                 "operations/record",
                 id=op,
@@ -152,15 +156,24 @@ class Entities:
                 actor=actor,
                 now=now_utc(),
                 entry_ids=[],
-                reason=f"merged {absorbed.get('name')!r} into {k}",
-                before=json.dumps({"keep": k, "absorbed": absorbed}, default=str),
+                reason=f"merged {row['absorbed'].get('name')!r} into {k}",
+                before=json.dumps({**change, "keep": k, "absorbed": x}),
             )
             return op
 
         return self.db.write_tx(tx_fn)
 
     def unmerge(self, operation_id: str, *, scope_id: str) -> dict[str, Any]:
-        """Undo an entity merge: the absorbed entity and its edges come back."""
+        """Undo an entity merge exactly (the same as ``undo`` of its operation).
+
+        The absorbed entity comes back with every property (``first_seen_at``,
+        ``last_seen_at``, its embedding), its mentions with their counts and snippets, its
+        claims and relation ends; the kept entity gets back its aliases and counts.
+
+        Raises:
+            EntityMergeNotFound: No entity merge of that id in the scope.
+            InvalidInput: Already undone.
+        """
         rows = self.db.read("operations/get", id=operation_id, scope_id=scope_id)
         if not rows or rows[0]["op"]["kind"] != "entity_merge":
             raise EntityMergeNotFound(operation_id, scope_id=scope_id)
@@ -168,6 +181,19 @@ class Entities:
         if op.get("undone_at"):
             raise InvalidInput(f"entity merge {operation_id!r} was already undone")
         before = json.loads(op["before"])
+        if footprint.is_exact(before):
+
+            def exact(tx: Tx) -> dict[str, Any]:
+                if not tx.run("operations/mark_undone", id=operation_id, now=now_utc()):
+                    raise InvalidInput(f"entity merge {operation_id!r} was already undone")
+                footprint.revert(tx.run, before)
+                return {
+                    "entity_id": before["absorbed"],
+                    "restored": len(before.get("rels_deleted") or []),
+                }
+
+            return self.db.write_tx(exact)
+        # a merge recorded before exact undo records: move back what it marked
         absorbed = dict(before["absorbed"])
         for key in ("first_seen_at", "last_seen_at"):
             absorbed.pop(key, None)

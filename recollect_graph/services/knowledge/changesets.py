@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from recollect_graph.services.kernel.times import aware, native
+from recollect_graph.services.knowledge import footprint
 from recollect_graph.vocabulary import SUPERSEDE_REL_TYPES
 
 Run = Callable[..., list[dict[str, Any]]]
@@ -71,36 +72,44 @@ def supersede(
     *,
     kind: str,
     created: Sequence[str] = (),
-    contradictions: Sequence[Mapping[str, Any]] = (),
     reason: str | None = None,
-) -> str:
+    capture: footprint.Capture | None = None,
+) -> str | None:
     """Retire ``olds`` in favour of ``new_id`` with ``SUPERSEDES`` edges, as one logged change.
 
+    ``created`` are the entries the change wrote (undo deletes them); ``capture`` is the
+    change's capture, opened by the caller at the start of its transaction (before it wrote
+    anything); by default one is opened here over ``new_id`` and ``olds``.
+
     Returns:
-        The id of the ``Operation`` that undoes it.
+        The id of the ``Operation`` that undoes it exactly, or ``None`` when there was nothing
+        to retire (no operation is written then).
     """
-    state = snapshot_state(run, olds, scope_id)
-    links: list[dict[str, Any]] = []
-    if olds:
-        run("supersede/retire", ids=list(olds), scope_id=scope_id, now=now, by=new_id)
-        links = run(
-            "supersede/link",
-            rows=[{"source_id": new_id, "target_id": o, "reason": reason} for o in olds],
-            rel_type="SUPERSEDES",
-            origin=kind,
-            now=now,
-        )
-    return record(
+    olds = [o for o in dict.fromkeys(olds) if o != new_id]
+    if not olds:
+        return None
+    cap = capture or footprint.Capture(run, scope_id, entries=[new_id, *olds])
+    cap.add(entries=[new_id, *olds])
+    run("supersede/retire", ids=list(olds), scope_id=scope_id, now=now, by=new_id)
+    run(
+        "supersede/link",
+        rows=[{"source_id": new_id, "target_id": o, "reason": reason} for o in olds],
+        rel_type="SUPERSEDES",
+        origin=kind,
+        now=now,
+    )
+    change = cap.finish()
+    if change is None:
+        return None
+    return footprint.record(
         run,
+        change,
         kind=kind,
         scope_id=scope_id,
         now=now,
         entry_ids=list(olds),
-        state=state,
-        links=[{**link, "rel": "SUPERSEDES"} for link in links if link["created"]],
-        created=created,
-        contradictions=contradictions,
         reason=reason,
+        extra={"created_entries": list(created)},
     )
 
 

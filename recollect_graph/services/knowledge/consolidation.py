@@ -23,7 +23,7 @@ from recollect_graph.results import ConsolidationReport, Merge, ProposedResoluti
 from recollect_graph.services.claims.contradictions import Contradictions
 from recollect_graph.services.kernel.times import now_utc
 from recollect_graph.services.kernel.validation import in_range, require_text
-from recollect_graph.services.knowledge import changesets
+from recollect_graph.services.knowledge import footprint
 from recollect_graph.services.knowledge.entries import Knowledge, PreparedEntries
 from recollect_graph.services.knowledge.rows import entry_from_row
 
@@ -184,36 +184,38 @@ class Consolidation:
             members_of.extend(g[1] for g in group)
         now = now_utc()
 
-        def tx_fn(tx: Tx) -> tuple[str, list[str]]:
+        def tx_fn(tx: Tx) -> tuple[str | None, list[str]]:
+            merged = {i for ids in members_of for i in ids}
+            resolve = [r for r in out.resolutions if r.keep not in merged and r.drop not in merged]
+            # what it retires is captured before anything is written: undo restores it exactly
+            capture = footprint.Capture(
+                tx.run,
+                scope_id,
+                entries=sorted(merged) + archive + [i for r in resolve for i in (r.keep, r.drop)],
+            )
             written = [e for p in prepared for e in self.knowledge.write_prepared(tx, p)]
             created = [e.id for e in written if e.created]
             plans = [(e.id, ids) for e, ids in zip(written, members_of, strict=True)]
-            merged = {i for _, ids in plans for i in ids}
-            resolve = [r for r in out.resolutions if r.keep not in merged and r.drop not in merged]
             drops = [r.drop for r in resolve if r.drop not in archive]
             touched = [i for _, ids in plans for i in ids] + archive + drops
-            state = changesets.snapshot_state(tx.run, touched, scope_id)
-            links: list[dict[str, Any]] = []
-            settled: list[dict[str, Any]] = []
+            capture.add(entries=[e.id for e in written])
             for r in resolve:  # newer wins: the conflict resolved, the older one superseded
                 before = tx.run("conflicts/set_status", a=r.keep, b=r.drop, status="resolved",
                                 resolved_by=r.keep, now=now)  # fmt: skip
                 if not before:
                     continue
-                settled.append({"a": r.keep, "b": r.drop, "status": before[0]["status"]})
                 tx.run("supersede/retire", ids=[r.drop], scope_id=scope_id, now=now, by=r.keep)
-                made = tx.run(
+                tx.run(
                     "supersede/link",
                     rows=[{"source_id": r.keep, "target_id": r.drop, "reason": r.reason}],
                     rel_type="SUPERSEDES",
                     origin="consolidate",
                     now=now,
                 )
-                links += [{**x, "rel": "SUPERSEDES"} for x in made if x["created"]]
             for new_id, ids in plans:
                 tx.run("supersede/retire", ids=ids, scope_id=scope_id, now=now, by=new_id)
                 for rel in ("DERIVED_FROM", "SUPERSEDES"):
-                    made = tx.run(
+                    tx.run(
                         "supersede/link",
                         rows=[
                             {"source_id": new_id, "target_id": i, "reason": "consolidated"}
@@ -223,20 +225,20 @@ class Consolidation:
                         origin="consolidate",
                         now=now,
                     )
-                    links += [{**x, "rel": rel} for x in made if x["created"]]
             if archive:
                 tx.run("supersede/retire", ids=archive, scope_id=scope_id, now=now, by=None)
-            op = changesets.record(
+            change = capture.finish()
+            if change is None:  # nothing to merge, archive or resolve: no operation
+                return None, [p[0] for p in plans]
+            op = footprint.record(
                 tx.run,
+                change,
                 kind="consolidate",
                 scope_id=scope_id,
                 now=now,
                 entry_ids=touched,
-                state=state,
-                links=links,
-                created=created,
-                contradictions=settled,
                 reason="consolidation",
+                extra={"created_entries": created},
             )
             return op, [p[0] for p in plans]
 

@@ -6,7 +6,6 @@ Each writes an ``Operation`` node with the before-state in the same transaction 
 from __future__ import annotations
 
 import json
-import uuid
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -15,10 +14,18 @@ from recollect_graph.db.client import Db, Tx
 from recollect_graph.errors import EntryNotFound, InvalidInput, OperationNotFound
 from recollect_graph.models import Entry, Operation
 from recollect_graph.nlp.claims import ClaimExtractor
+from recollect_graph.nlp.embedder import Embedder
+from recollect_graph.services.admin.scopes import undo_drop
 from recollect_graph.services.claims.store import claim_rows
+from recollect_graph.services.kernel.hashing import content_hash
 from recollect_graph.services.kernel.times import aware, native, now_utc
-from recollect_graph.services.kernel.validation import MAX_OFFSET, in_range, require_text
-from recollect_graph.services.knowledge import changesets
+from recollect_graph.services.kernel.validation import (
+    MAX_CONTENT_CHARS,
+    MAX_OFFSET,
+    in_range,
+    require_text,
+)
+from recollect_graph.services.knowledge import changesets, footprint
 from recollect_graph.services.knowledge.rows import entry_from_row
 
 
@@ -26,6 +33,7 @@ class History:
     """Mixin of the knowledge service: the undoable destructive operations."""
 
     db: Db
+    embedder: Embedder
     extractor: ClaimExtractor | None
 
     # -- destructive, undoable ---------------------------------------------------------------
@@ -45,9 +53,23 @@ class History:
         return self.db.write_tx(lambda tx: self.forget_in(tx, entry_id, scope_id, now, actor)[0])
 
     def forget_in(
-        self, tx: Tx, entry_id: str, scope_id: str | None, now: datetime, actor: str | None = None
+        self,
+        tx: Tx,
+        entry_id: str,
+        scope_id: str | None,
+        now: datetime,
+        actor: str | None = None,
+        *,
+        capture: footprint.Capture | None = None,
+        kind: str = "forget",
+        reason: str | None = None,
+        extra: Mapping[str, Any] | None = None,
     ) -> tuple[Entry, str]:
         """:meth:`forget` inside the caller's transaction (for multi-step writes such as resolve).
+
+        ``capture`` is one the caller opened before its own earlier steps (so that the one
+        operation undoes them too); by default one is opened here. ``kind``, ``reason`` and
+        ``extra`` are what the operation is recorded as.
 
         Returns:
             The forgotten entry and the id of the ``Operation`` that undoes it.
@@ -63,25 +85,27 @@ class History:
         if not snap:
             raise EntryNotFound(entry_id)
         props = snap[0]["props"]
-        edges = [e for e in snap[0]["edges"] if e is not None]
-        revived = changesets.revive_superseded(tx.run, entry_id)
+        scope = str(props["scope_id"])
+        if capture is None:
+            capture = footprint.Capture(tx.run, scope, entries=[entry_id])
+        else:
+            capture.add(entries=[entry_id])
+        changesets.revive_superseded(tx.run, entry_id)
         if not changesets.delete_entry(tx.run, entry_id, now):
             raise EntryNotFound(entry_id)
-        before = json.dumps(
-            {"props": props, "labels": snap[0]["labels"], "edges": edges, "revived": revived},
-            default=_json_default,
-        )
-        op_id = str(uuid.uuid4())
-        tx.run(
-            "operations/record",
-            id=op_id,
-            kind="forget",
-            scope_id=props["scope_id"],
-            actor=actor,
+        change = capture.finish()
+        if change is None:  # cannot happen: the entry itself went
+            raise EntryNotFound(entry_id)
+        op_id = footprint.record(
+            tx.run,
+            change,
+            kind=kind,
+            scope_id=scope,
             now=now,
             entry_ids=[entry_id],
-            reason=None,
-            before=before,
+            reason=reason,
+            actor=actor,
+            extra=extra,
         )
         return entry_from_row(props, now=now), op_id
 
@@ -96,43 +120,115 @@ class History:
         """Soft-delete entries of a scope (logged as one undoable operation).
 
         Returns:
-            ``{forgotten, not_found, operation_id}`` (``operation_id`` is None if nothing changed).
+            ``{forgotten, not_found, operation_id}`` (``operation_id`` is None if nothing changed:
+            nothing matched, and no operation was written).
         """
         now = now_utc()
-        op_id = str(uuid.uuid4())
 
-        def tx_fn(tx: Tx) -> list[str]:
+        def tx_fn(tx: Tx) -> tuple[list[str], str | None]:
+            capture = footprint.Capture(tx.run, scope_id, entries=list(ids), walk=False)
             done = [
                 r["id"]
                 for r in tx.run(
                     "entries/soft_delete", ids=list(ids), scope_id=scope_id, reason=reason, now=now
                 )
             ]
-            if done:
-                tx.run(
-                    "operations/record",
-                    id=op_id,
-                    kind="soft_delete",
-                    scope_id=scope_id,
-                    actor=actor,
-                    now=now,
-                    entry_ids=done,
-                    reason=reason,
-                    before="{}",
-                )
-            return done
+            change = capture.finish() if done else None
+            if change is None:
+                return [], None
+            op = footprint.record(
+                tx.run,
+                change,
+                kind="soft_delete",
+                scope_id=scope_id,
+                now=now,
+                entry_ids=done,
+                reason=reason,
+                actor=actor,
+            )
+            return done, op
 
-        done = self.db.write_tx(tx_fn)
+        done, op_id = self.db.write_tx(tx_fn)
         return {
             "forgotten": done,
             "not_found": [i for i in ids if i not in done],
-            "operation_id": op_id if done else None,
+            "operation_id": op_id,
         }
 
-    def undo(self, operation_id: str, *, scope_id: str | None = None) -> Operation:
-        """Undo a logged operation.
+    def edit(
+        self, entry_id: str, content: str, *, scope_id: str, actor: str | None = None
+    ) -> tuple[Entry, str | None]:
+        """Edit an entry in place: new content, the same id, undoable.
 
-        ``forget`` re-creates the entry and its edges; ``soft_delete`` restores.
+        The vector is recomputed for the new text, the claims (and the mentions they make) are
+        extracted again, the relation evidence it gave is retracted (``entities index`` finds the
+        entry again: its content hash changed); ``edit_count`` and ``edited_at`` say it was
+        edited. The earlier version is kept in the edit's ``Operation`` (the history: ``undo``
+        puts it back exactly).
+
+        Returns:
+            The edited entry and the operation that undoes the edit (None when the content was
+            already that: nothing changed, no operation).
+
+        Raises:
+            EntryNotFound: No such entry in ``scope_id``.
+        """
+        scope_id = require_text(scope_id, "scope_id")
+        content = require_text(content, "content", max_len=MAX_CONTENT_CHARS)
+        rows = self.db.read("entries/get_many", ids=[entry_id], scope_id=scope_id)
+        if not rows:
+            raise EntryNotFound(entry_id)
+        old = rows[0]["entry"]
+        now = now_utc()
+        if old.get("content") == content:
+            return entry_from_row(old, now=now), None
+        text = ". ".join(str(p) for p in (old.get("title"), old.get("description"), content) if p)
+        vector = self.embedder.embed([text])[0]
+        claims = self.extractor.extract(content) if self.extractor else []
+
+        def tx_fn(tx: Tx) -> tuple[Entry, str | None]:
+            if not tx.run("entries/lock_one", id=entry_id, scope_id=scope_id):
+                raise EntryNotFound(entry_id)
+            capture = footprint.Capture(tx.run, scope_id, entries=[entry_id])
+            tx.run("claims/retract", id=entry_id)
+            tx.run("claims/retract_relations", id=entry_id)
+            props = tx.run(
+                "entries/edit",
+                id=entry_id,
+                scope_id=scope_id,
+                content=content,
+                content_hash=content_hash(content),
+                embedding=list(vector),
+                model=self.embedder.model_id,
+                now=now,
+            )[0]["props"]
+            if claims:
+                tx.run("claims/upsert", rows=[claim_rows(entry_id, scope_id, claims)])
+            change = capture.finish()
+            op = None
+            if change is not None:
+                op = footprint.record(
+                    tx.run,
+                    change,
+                    kind="edit",
+                    scope_id=scope_id,
+                    now=now,
+                    entry_ids=[entry_id],
+                    reason="edited in place",
+                    actor=actor,
+                )
+            return entry_from_row(props, now=now), op
+
+        return self.db.write_tx(tx_fn)
+
+    def undo(self, operation_id: str, *, scope_id: str | None = None) -> Operation:
+        """Undo a logged operation, in one transaction.
+
+        An operation recorded with its exact difference (every destructive change since the
+        format of :mod:`~recollect_graph.services.knowledge.footprint`) is reverted exactly: what
+        it deleted comes back (derived data included), what it made goes, what it altered gets
+        its old values. Older records: ``forget`` re-creates the entry and its edges,
+        ``soft_delete`` restores, lifecycle changes revert their change set.
 
         Raises:
             OperationNotFound: No such operation (in ``scope_id`` when given).
@@ -148,7 +244,14 @@ class History:
             if op.get("undone_at") is not None:
                 raise InvalidInput(f"operation {operation_id} was already undone")
             before = json.loads(op["before"])
-            if op["kind"] == "forget":
+            if footprint.is_exact(before):
+                for eid in before.get("created_entries") or []:
+                    changesets.delete_entry(tx.run, eid, now)
+                if before.get("created_topics"):
+                    tx.run("topics/delete", scope_id=op["scope_id"], ids=before["created_topics"])
+                for change in reversed(before.get("batches") or [before]):
+                    footprint.revert(tx.run, change)
+            elif op["kind"] == "forget":
                 props = _restore_types(before["props"])
                 edges = [{**e, "props": _restore_types(e["props"])} for e in before["edges"]]
                 turn = _was_turn(before, props)
@@ -165,6 +268,8 @@ class History:
                             "claims/upsert",
                             rows=[claim_rows(props["id"], props["scope_id"], found)],
                         )
+            elif op["kind"] == "scope_drop":
+                undo_drop(tx, op)
             elif op["kind"] in ("supersede", "invalidate", "resolve", "consolidate"):
                 changesets.revert(tx.run, before, now)
             elif op["kind"] == "soft_delete":

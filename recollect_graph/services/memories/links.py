@@ -27,6 +27,7 @@ from recollect_graph.errors import EntryNotFound, InvalidInput
 from recollect_graph.nlp.conflicts import best, judge
 from recollect_graph.services.kernel.times import native, now_utc
 from recollect_graph.services.kernel.validation import require_text
+from recollect_graph.services.knowledge import footprint
 from recollect_graph.services.search.hybrid import lucene_query
 from recollect_graph.settings import Settings
 
@@ -101,7 +102,8 @@ class Feedback:
         """Rate memories and links; each item stands alone and unknown ids are reported.
 
         Returns:
-            ``{updated_memories, updated_links, soft_deleted_memories, errors: [{id, error}]}``.
+            ``{updated_memories, updated_links, soft_deleted_memories, errors: [{id, error}],
+            operation_id}`` (``operation_id`` undoes the soft deletes, None when there were none).
         """
         scope_id = require_text(scope_id, "scope_id")
         out: dict[str, Any] = {
@@ -109,6 +111,7 @@ class Feedback:
             "updated_links": [],
             "soft_deleted_memories": [],
             "errors": [],
+            "operation_id": None,
         }
         rows = self._rows(memory_feedback, out["errors"], link=False)
         link_rows = self._rows(link_feedback, out["errors"], link=True)
@@ -118,8 +121,16 @@ class Feedback:
         def rate(tx: Tx) -> list[dict[str, Any]]:
             # lock the rated memories first: the counts read next are then the latest committed
             # ones, so concurrent ratings of one memory are all counted
-            tx.run("entries/lock", ids=sorted({r["id"] for r in rows}), scope_id=scope_id, now=now)
-            return tx.run(
+            out["operation_id"] = None
+            ids = sorted({r["id"] for r in rows})
+            tx.run("entries/lock", ids=ids, scope_id=scope_id)
+            capture = footprint.Capture(tx.run, scope_id, entries=ids, walk=False)
+            was_deleted = {
+                n["props"]["id"]
+                for n in capture.nodes.values()
+                if n["props"].get("soft_deleted_at")
+            }
+            done = tx.run(
                 "feedback/memory",
                 rows=rows,
                 scope_id=scope_id,
@@ -127,6 +138,21 @@ class Feedback:
                 delete_after=s.soft_delete_after,
                 delete_confidence=s.soft_delete_confidence,
             )
+            # a soft delete by feedback is undoable like any other: one operation (its undo
+            # puts back the ratings of this call too)
+            newly = [r["id"] for r in done if r["soft_deleted"] and r["id"] not in was_deleted]
+            change = capture.finish() if newly else None
+            if change is not None:
+                out["operation_id"] = footprint.record(
+                    tx.run,
+                    change,
+                    kind="soft_delete",
+                    scope_id=scope_id,
+                    now=now,
+                    entry_ids=newly,
+                    reason="feedback",
+                )
+            return done
 
         done = self.db.write_tx(rate) if rows else []
         seen = {r["id"] for r in done}

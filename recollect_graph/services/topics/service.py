@@ -29,6 +29,7 @@ from recollect_graph.ids import topic_id
 from recollect_graph.nlp.embedder import Embedder
 from recollect_graph.services.kernel.times import native, now_utc
 from recollect_graph.services.kernel.validation import MAX_OFFSET, in_range, require_text
+from recollect_graph.services.knowledge import footprint
 from recollect_graph.services.topics import cluster as tc
 
 MAX_CHUNKS = 30
@@ -78,7 +79,8 @@ class Topics:
 
         Returns:
             ``{scope_id, built, kept, removed, topics, members, clustered, unchanged, seconds,
-            method, built_ids, kept_ids, removed_ids}``.
+            method, built_ids, kept_ids, removed_ids, operation_id}`` (``operation_id`` undoes a
+            rebuild that removed topics; None when none was removed).
 
         Raises:
             InvalidInput: A bad scope or ``min_size``.
@@ -146,7 +148,12 @@ class Topics:
         wanted_ids = {w[0] for w in wanted}
         removed = sorted(tid for tid in existing if tid not in wanted_ids)
 
-        def write(tx: Tx) -> None:
+        def write(tx: Tx) -> str | None:
+            # a rebuild that removes topics is undoable: the topics as they were are captured
+            # first, the topics it writes anew are deleted by the undo
+            capture = (
+                footprint.Capture(tx.run, scope_id, topics=sorted(existing)) if removed else None
+            )
             if removed:
                 tx.run("topics/delete", scope_id=scope_id, ids=removed)
             if rows:
@@ -158,13 +165,27 @@ class Topics:
                 if documents:
                     tx.run("topics/link_documents", scope_id=scope_id, rows=documents)
             tx.run("topics/mark_scope", scope_id=scope_id, scope_fingerprint=scope_fp)
+            change = capture.finish() if capture is not None else None
+            if change is None:
+                return None
+            return footprint.record(
+                tx.run,
+                change,
+                kind="topic_rebuild",
+                scope_id=scope_id,
+                now=now_utc(),
+                entry_ids=[],
+                reason=f"topics rebuilt: {len(removed)} removed",
+                extra={"created_topics": [r["id"] for r in rows if r["id"] not in existing]},
+            )
 
-        self.db.write_tx(write)
+        op = self.db.write_tx(write)
         step(4)
         sizes = {tid: len(g) for tid, g, _fp in wanted}
-        return self._report(
+        report = self._report(
             scope_id, t0, [r["id"] for r in rows], sorted(keep), removed, len(members), sizes
         )
+        return {**report, "operation_id": op}
 
     @staticmethod
     def _report(
@@ -194,6 +215,7 @@ class Topics:
             "built_ids": built,
             "kept_ids": kept,
             "removed_ids": removed,
+            "operation_id": None,
         }
 
     def _members(self, scope_id: str) -> list[dict[str, Any]]:

@@ -32,6 +32,7 @@ of strings per such node) in memory; lines are streamed.
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime
 from typing import Any
@@ -40,7 +41,9 @@ from recollect_graph.db.client import Db, Tx
 from recollect_graph.errors import InvalidInput, SchemaMismatch
 from recollect_graph.ids import imported_id
 from recollect_graph.results import ImportReport
+from recollect_graph.services.kernel.times import now_utc
 from recollect_graph.services.kernel.validation import stored_limits
+from recollect_graph.services.knowledge import footprint
 from recollect_graph.services.transfer.format import (
     FORMAT,
     LABEL_REF_KEYS,
@@ -240,6 +243,7 @@ class Transfer:
             rels_created=job.rels_created,
             rels_updated=job.rels - job.rels_created - job.rels_unchanged,
             rels_unchanged=job.rels_unchanged,
+            operation_id=job.operation_id,
         )
 
 
@@ -307,6 +311,11 @@ class _Import:
         self.rels_unchanged = 0
         self.skipped = 0
         self.done = 0
+        #: the one operation that undoes the import, and the difference of each batch so far
+        self.operation_id: str | None = None
+        self.batches: list[dict[str, Any]] = []
+        self.pending: str | None = None
+        self.pending_batches: list[dict[str, Any]] | None = None
 
     def new_id(self, key: str, old: str) -> str:
         """The id of a node in the target scope (a session keeps its id: its key is scoped)."""
@@ -390,7 +399,12 @@ class _Import:
                     f"(e.g. {t['label']} {t['id']} in {t['scope_id']!r}); import into a new "
                     "scope with remapped ids (the default for --scope NEW)"
                 )
-            return _counts(tx.run("transfer/import_nodes", rows=rows))
+            keys = [(r["key"], r["props"]["id"]) for r in rows]
+            capture = footprint.Capture(tx.run, target, walk=False)
+            capture.add_keys(keys)
+            counts = _counts(tx.run("transfer/import_nodes", rows=rows))
+            self._log(tx, capture.finish(keys=keys))
+            return counts
 
         written, created, unchanged = self.db.write_tx(work)
         self.nodes += written
@@ -402,7 +416,13 @@ class _Import:
         target = self.target
 
         def work(tx: Tx) -> tuple[int, int, int]:
-            return _counts(tx.run("transfer/import_rels", scope_id=target, rows=rows))
+            capture = footprint.Capture(tx.run, target, walk=False)
+            capture.add_keys(
+                {(r[end]["label"], r[end]["id"]) for r in rows for end in ("start", "end")}
+            )
+            counts = _counts(tx.run("transfer/import_rels", scope_id=target, rows=rows))
+            self._log(tx, capture.finish())
+            return counts
 
         written, created, unchanged = self.db.write_tx(work)
         self.rels += written
@@ -411,7 +431,44 @@ class _Import:
         self.skipped += len(rows) - written
         self._tick(len(rows))
 
+    def _log(self, tx: Tx, change: dict[str, Any] | None) -> None:
+        """Record a batch's difference in the import's one operation, in the batch's transaction.
+
+        The first batch that changes anything writes the operation; each later one rewrites its
+        before-state with every batch so far, so the operation always undoes exactly what has
+        been committed (a crashed import is undone as far as it got).
+        """
+        if change is None:
+            return
+        batches = [*self.batches, change]
+        before = json.dumps({"v": footprint.VERSION, "batches": batches})
+        if self.operation_id is None:
+            op = str(uuid.uuid4())
+            tx.run(
+                "operations/record",
+                id=op,
+                kind="import",
+                scope_id=self.target,
+                actor=None,
+                now=now_utc(),
+                entry_ids=[],
+                reason=f"import of scope {self.source} into {self.target}",
+                before=before,
+            )
+            self.pending = op
+        else:
+            tx.run("operations/set_before", id=self.operation_id, before=before)
+            self.pending = self.operation_id
+        self.pending_batches = batches
+
+    def _committed(self) -> None:
+        if self.pending_batches is not None:
+            self.operation_id = self.pending
+            self.batches = self.pending_batches
+            self.pending_batches = None
+
     def _tick(self, n: int) -> None:
+        self._committed()
         self.done += n
         if self.progress:
             self.progress(self.done)
