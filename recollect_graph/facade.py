@@ -385,10 +385,10 @@ class Recollect:
         return self.contradictions.supersede(scope_id, entity, relation, new_value)
 
     def supersede_entry(
-        self, old_id: str, new_id: str, *, reason: str | None = None
+        self, old_id: str, new_id: str, *, scope_id: str | None = None, reason: str | None = None
     ) -> EntrySupersession:
-        """``new_id`` supersedes ``old_id`` (undoable)."""
-        return self.contradictions.supersede_entry(old_id, new_id, reason=reason)
+        """``new_id`` supersedes ``old_id`` in ``scope_id`` (required; undoable)."""
+        return self.contradictions.supersede_entry(old_id, new_id, scope_id=scope_id, reason=reason)
 
     def invalidate(
         self, scope_id: str, pattern: str, *, reason: str, replacement: str | None = None

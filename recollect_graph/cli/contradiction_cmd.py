@@ -214,7 +214,7 @@ def supersede_cmd(
     \b
     Example:
       recollect-graph supersede "frontend build" uses vite --scope app
-      recollect-graph supersede --old 3f2a... --new 9b1c... --reason "benchmark" --json
+      recollect-graph supersede --old 3f2a... --new 9b1c... --scope app --reason "benchmark"
     """
     from recollect_graph.results import Supersession
 
@@ -226,11 +226,9 @@ def supersede_cmd(
     if entry_form:
         if old_id is None or new_id is None:
             raise InvalidInput("the entry form needs both --old ID and --new ID")
+        scope = need(scope, "--scope", SCOPE_ENV)
         with open_rg(as_json) as rg:
-            if scope:
-                rg.get(old_id, scope_id=scope, touch=False)
-                rg.get(new_id, scope_id=scope, touch=False)
-            out = rg.supersede_entry(old_id, new_id, reason=reason)
+            out = rg.supersede_entry(old_id, new_id, scope_id=scope, reason=reason)
     else:
         if entity is None or relation is None or new_value is None:
             raise InvalidInput("give all three of ENTITY RELATION NEW_VALUE")

@@ -12,6 +12,7 @@ from recollect_graph.cli.common import (
     fail_missing,
     input_name,
     need,
+    need_scope,
     open_rg,
     owner_option,
     page,
@@ -194,6 +195,7 @@ def forget_cmd(entry_id: str, scope: str | None, as_json: bool) -> None:
     Example:
       recollect-graph forget 3f2a... --scope app --json
     """
+    scope = need_scope(scope)
     with open_rg(as_json) as rg:
         entry = rg.forget(entry_id, scope_id=scope)
         ops = rg.operations(entry.scope_id, limit=20)
@@ -231,6 +233,7 @@ def connect_cmd(
     Example:
       recollect-graph connect 3f2a... 9b1c... supports --reason "benchmark" --scope app
     """
+    scope = need_scope(scope)
     with open_rg(as_json) as rg:
         edge = rg.connect(
             source_id, target_id, relation, weight=weight, reason=reason, scope_id=scope
@@ -254,6 +257,7 @@ def undo_cmd(operation_id: str, scope: str | None, as_json: bool) -> None:
     Example:
       recollect-graph undo 7d0c... --scope app
     """
+    scope = need_scope(scope)
     with open_rg(as_json) as rg:
         op = rg.undo(operation_id, scope_id=scope)
     if as_json:
@@ -313,6 +317,7 @@ def outcome_cmd(result: str, entry_ids: tuple[str, ...], scope: str | None, as_j
     Example:
       recollect-graph outcome good 3f2a... 9b1c... --scope app
     """
+    scope = need_scope(scope)
     with open_rg(as_json) as rg:
         updated = rg.outcome(list(entry_ids), result, scope_id=scope)
     missing = [i for i in dict.fromkeys(entry_ids) if i not in updated]
@@ -356,8 +361,9 @@ def get_cmd(entry_ids: tuple[str, ...], scope: str | None, as_json: bool) -> Non
 
     \b
     Example:
-      recollect-graph get 3f2a... 9b1c... --json
+      recollect-graph get 3f2a... 9b1c... --scope app --json
     """
+    scope = need_scope(scope)
     with open_rg(as_json) as rg:
         entries = rg.get_many(list(entry_ids), scope_id=scope)
     found = {e.id for e in entries}

@@ -58,7 +58,12 @@ def test_connected_entry_comes_with_a_hit(
 ) -> None:
     hidden = rg.remember("Quarterly OKR: reduce p99 latency", scope_id=scope_id, owner_id="kai")
     rg.connect(
-        corpus["token"], hidden.id, "leads_to", weight=0.9, reason="gateway errors hurt latency"
+        corpus["token"],
+        hidden.id,
+        "leads_to",
+        weight=0.9,
+        reason="gateway errors hurt latency",
+        scope_id=scope_id,
     )
     hits = rg.search("ZQX-7731", scope_id=scope_id, limit=10)
     by_id = {h.entry.id: h for h in hits}
@@ -149,12 +154,12 @@ def test_search_records_access_exactly_once_per_hit(
 ) -> None:
     hits = rg.search("ZQX-7731", scope_id=scope_id, limit=2, hops=0)
     rg.search("ZQX-7731", scope_id=scope_id, limit=2, hops=0)
-    after = {e.id: e for e in rg.get_many(_ids(hits))}
+    after = {e.id: e for e in rg.get_many(_ids(hits), scope_id=scope_id)}
     for h in hits:
         assert after[h.entry.id].access_count == 2
         assert after[h.entry.id].last_accessed_at is not None
     rg.search("ZQX-7731", scope_id=scope_id, limit=2, touch=False)
-    assert rg.get(hits[0].entry.id).access_count == 2
+    assert rg.get(hits[0].entry.id, scope_id=scope_id).access_count == 2
 
 
 def test_bad_queries(rg: Recollect, scope_id: str) -> None:

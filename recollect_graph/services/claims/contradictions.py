@@ -37,6 +37,7 @@ from recollect_graph.services.kernel.validation import (
     MAX_OFFSET,
     in_range,
     optional_text,
+    require_scope,
     require_text,
 )
 from recollect_graph.services.knowledge import changesets
@@ -128,7 +129,9 @@ class Contradictions:
         found = claim_store.find_conflicts(
             self.db.read, claims, scope_id=scope_id, owner_id=owner_id, exclude_ids=[], now=now
         )
-        entries = {e.id: e for e in self.knowledge.get_many([f[0] for f in found])}
+        entries = {
+            e.id: e for e in self.knowledge.get_many([f[0] for f in found], scope_id=scope_id)
+        }
         conflicts = [
             Conflict(
                 type=v.type,
@@ -285,9 +288,18 @@ class Contradictions:
         return self.db.write_tx(tx_fn)
 
     def supersede_entry(
-        self, old_id: str, new_id: str, *, reason: str | None = None
+        self,
+        old_id: str,
+        new_id: str,
+        *,
+        scope_id: str | None = None,
+        reason: str | None = None,
     ) -> EntrySupersession:
-        """``new_id`` supersedes ``old_id`` (same scope): old retired, edge written, undoable."""
+        """``new_id`` supersedes ``old_id`` (both in ``scope_id``): old retired, edge written.
+
+        Undoable. ``scope_id`` is required: an id of another scope is not found.
+        """
+        scope_id = require_scope(scope_id)
         if old_id == new_id:
             raise InvalidInput("an entry cannot supersede itself")
         reason = optional_text(reason, "reason")
@@ -295,9 +307,9 @@ class Contradictions:
 
         def tx_fn(tx: Tx) -> EntrySupersession:
             ends = tx.run("entries/endpoints", source_id=new_id, target_id=old_id)[0]
-            if ends["source_scope"] is None:
+            if ends["source_scope"] != scope_id:
                 raise EntryNotFound(new_id)
-            if ends["target_scope"] is None:
+            if ends["target_scope"] != scope_id:
                 raise EntryNotFound(old_id)
             if ends["source_scope"] != ends["target_scope"]:
                 raise ScopeViolation("cannot supersede across scopes")

@@ -43,6 +43,7 @@ from recollect_graph.services.kernel.validation import (
     json_map,
     one_of,
     optional_text,
+    require_scope,
     require_text,
     tag_list,
 )
@@ -456,8 +457,12 @@ class Knowledge(History):
 
         Args:
             ids: Entry ids.
-            scope_id: When given, ids of other scopes behave as not found.
+            scope_id: The scope (required): ids of other scopes behave as not found.
+
+        Raises:
+            InvalidInput: No scope, or ``ids`` is not a list.
         """
+        scope_id = require_scope(scope_id)
         if isinstance(ids, (str, bytes, Mapping)) or not isinstance(ids, Iterable):
             raise InvalidInput("ids must be a list of strings")
         wanted = list(dict.fromkeys(str(i) for i in ids))
@@ -479,7 +484,7 @@ class Knowledge(History):
 
         Args:
             entry_id: The entry.
-            scope_id: Refuse an entry of another scope.
+            scope_id: The scope (required): an entry of another scope is not found.
             owner_id: Who viewed it (recorded with the access).
             touch: Record a ``view`` in the access history (default); off for lookups.
         """
@@ -518,9 +523,11 @@ class Knowledge(History):
 
         Raises:
             InvalidInput: Unknown relation, weight outside [0, 1], an entry to itself.
-            EntryNotFound: Either entry does not exist (in ``scope_id`` when given).
+            InvalidInput: No ``scope_id`` (ids are resolved within one scope).
+            EntryNotFound: Either entry does not exist in ``scope_id``.
             ScopeViolation: The entries are in different scopes.
         """
+        scope_id = require_scope(scope_id)
         rel = one_of(str(relation).lower(), "relation", RELATIONS)
         weight = in_range(weight, "weight", 0, 1)
         if source_id == target_id:
@@ -567,8 +574,9 @@ class Knowledge(History):
         """Outcome feedback: ``good`` adds 5 days of half-life and verifies; ``bad`` removes 3.
 
         Returns:
-            The ids that were updated (unknown ids are left out).
+            The ids that were updated (unknown ids and other scopes' ids are left out).
         """
+        scope_id = require_scope(scope_id)
         result = one_of(result, "result", ("good", "bad"))
         good = result == "good"
         rows = self.db.write(

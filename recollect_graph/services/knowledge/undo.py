@@ -17,7 +17,12 @@ from recollect_graph.models import Entry, Operation
 from recollect_graph.nlp.claims import ClaimExtractor
 from recollect_graph.services.claims.store import claim_rows
 from recollect_graph.services.kernel.times import aware, native, now_utc
-from recollect_graph.services.kernel.validation import MAX_OFFSET, in_range, require_text
+from recollect_graph.services.kernel.validation import (
+    MAX_OFFSET,
+    in_range,
+    require_scope,
+    require_text,
+)
 from recollect_graph.services.knowledge import changesets
 from recollect_graph.services.knowledge.rows import entry_from_row
 
@@ -39,8 +44,10 @@ class History:
         back; a turn is taken out of its session's chain and count. ``undo`` reverses all of it.
 
         Raises:
-            EntryNotFound: No such entry (in ``scope_id`` when given).
+            InvalidInput: No ``scope_id`` (ids are resolved within one scope).
+            EntryNotFound: No such entry in ``scope_id``.
         """
+        scope_id = require_scope(scope_id)
         now = now_utc()
         return self.db.write_tx(lambda tx: self.forget_in(tx, entry_id, scope_id, now, actor)[0])
 
@@ -135,9 +142,10 @@ class History:
         ``forget`` re-creates the entry and its edges; ``soft_delete`` restores.
 
         Raises:
-            OperationNotFound: No such operation (in ``scope_id`` when given).
-            InvalidInput: Already undone.
+            OperationNotFound: No such operation in ``scope_id``.
+            InvalidInput: Already undone, or no ``scope_id``.
         """
+        scope_id = require_scope(scope_id)
         now = now_utc()
 
         def tx_fn(tx: Tx) -> Operation:

@@ -249,6 +249,7 @@ class Memories:
                     weight=round(h.signals.semantic, 4),
                     reason=f"auto-linked from {how}: {h.signals.semantic:.2f}",
                     origin="auto",
+                    scope_id=entry.scope_id,
                 )
                 return {
                     "source_memory_id": edge.source_id,
