@@ -91,6 +91,7 @@ class Search:
         source_types: Sequence[str] | None = None,
         created_after: datetime | str | None = None,
         as_of: datetime | str | None = None,
+        valid_at: datetime | str | None = None,
         include_superseded: bool = False,
         include_deleted: bool = False,
         hops: int = 1,
@@ -108,7 +109,12 @@ class Search:
             tags: Keep entries carrying any of these tags.
             source_types: Keep entries of these source types.
             created_after: Keep entries created at or after this moment.
-            as_of: Answer as of a past moment (what was believed and valid then).
+            as_of: Record time: answer as of a past moment (what was recorded and believed then,
+                and valid then unless ``valid_at`` says another moment).
+            valid_at: Valid time: what was true at this moment (entries whose validity,
+                ``valid_from`` or else their creation, up to ``valid_to``, covers it; entries
+                retired since count: they were true then). Without it, what is valid now: an
+                entry whose ``valid_from`` is still ahead is not returned.
             include_superseded: Also return retired (superseded or invalidated) entries.
             include_deleted: Also return soft-deleted entries.
             hops: Graph expansion depth (0-3; 0 turns the graph signal off).
@@ -143,6 +149,7 @@ class Search:
             "source_types": list(source_types) if source_types else None,
             "created_after": aware(created_after, "created_after"),
             "as_of": aware(as_of, "as_of"),
+            "valid_at": aware(valid_at, "valid_at"),
             "include_superseded": bool(include_superseded),
             "include_deleted": bool(include_deleted),
             "now": now,
@@ -152,9 +159,12 @@ class Search:
         if cands and cands[0].get("unnamed"):
             vector = vector_unnamed or vector
         scored = self._relevance(cands)
+        for c in scored.values():
+            c["relevant"] = self.above_floor(c["semantic"], c["keyword"])
         graph: dict[str, tuple[float, str]] = {}
-        if hops > 0 and scored:
-            seeds = sorted(scored.values(), key=lambda c: -c["relevance"])[: max(limit, 5)]
+        relevant = [c for c in scored.values() if c["relevant"]]
+        if hops > 0 and relevant:
+            seeds = sorted(relevant, key=lambda c: -c["relevance"])[: max(limit, 5)]
             for row in self.db.read(
                 "search/expand",
                 seeds=[{"id": c["entry"]["id"], "relevance": c["relevance"]} for c in seeds],
@@ -164,6 +174,7 @@ class Search:
                 include_superseded=params["include_superseded"],
                 include_deleted=params["include_deleted"],
                 as_of=params["as_of"],
+                valid_at=params["valid_at"],
                 now=now,
                 max_fanout=MAX_ENTITY_FANOUT,
                 limit=limit * 3,
@@ -177,6 +188,7 @@ class Search:
                         "keyword": 0.0,
                         "relevance": 0.0,
                         "graph_only": True,
+                        "relevant": False,
                     }
         hits = self._fuse(scored, graph, now, min_score, limit, scope_id, cues_)
         if touch and hits:
@@ -190,6 +202,16 @@ class Search:
                 scope_id, "search", [h.entry.id for h in hits], owner_id=owner_id, query=query
             )
         return hits
+
+    def above_floor(self, semantic: float, keyword: float) -> bool:
+        """Whether a candidate's own relevance reaches the floor (``search_floor`` settings).
+
+        Only the relevance signals count: semantic similarity (raw cosine) or the keyword score
+        (normalised by the best). A graph neighbour of a hit above the floor is kept as well;
+        strength, quality and usage never lift a hit over it.
+        """
+        s = self.settings
+        return semantic >= s.search_floor or (keyword > 0 and keyword >= s.search_floor_keyword)
 
     def _candidates(self, params: dict[str, Any], limit: int) -> list[dict[str, Any]]:
         """Index candidates; widen the index window when filters leave too few."""
@@ -241,6 +263,8 @@ class Search:
             row = c["entry"]
             g, via = graph.get(eid, (0.0, None))
             g = min(1.0, g)
+            if not c.get("relevant", True) and g <= 0:
+                continue  # below the relevance floor and no neighbour of a hit above it
             if c.get("graph_only") and s.fusion != "rrf":
                 c["relevance"] = s.w_semantic * c["semantic"]
             strength = lifecycle.strength(
