@@ -325,9 +325,22 @@ class Recollect:
             source_id, target_id, relation, weight=weight, reason=reason, scope_id=scope_id
         )
 
-    def recent(self, scope_id: str, *, limit: int = 20, offset: int = 0) -> list[Entry]:
-        """The newest current entries of a scope (a page: ``offset`` skipped, ``limit`` kept)."""
-        return self.knowledge.recent(scope_id, limit=limit, offset=offset)
+    def recent(
+        self,
+        scope_id: str,
+        *,
+        limit: int = 20,
+        offset: int = 0,
+        as_of: datetime | str | None = None,
+        valid_at: datetime | str | None = None,
+    ) -> list[Entry]:
+        """The newest current entries of a scope (a page: ``offset`` skipped, ``limit`` kept).
+
+        ``as_of``: what was known then (record time); ``valid_at``: what was true then.
+        """
+        return self.knowledge.recent(
+            scope_id, limit=limit, offset=offset, as_of=as_of, valid_at=valid_at
+        )
 
     def search(self, query: str, *, scope_id: str, **opts: Any) -> list[Hit]:
         """Hybrid search with a per-signal breakdown on every hit.

@@ -380,9 +380,18 @@ def get_cmd(entry_ids: tuple[str, ...], scope: str | None, as_json: bool) -> Non
 @click.command("recent")
 @scope_option
 @page_options(20, 10_000)
+@click.option("--as-of", metavar="ISO", help="Record time: what was known at a past moment.")
+@click.option("--valid-at", metavar="ISO", help="Valid time: what was true at a moment.")
 @json_option
 @handle_errors
-def recent_cmd(scope: str | None, offset: int, limit: int, as_json: bool) -> None:
+def recent_cmd(
+    scope: str | None,
+    offset: int,
+    limit: int,
+    as_of: str | None,
+    valid_at: str | None,
+    as_json: bool,
+) -> None:
     """List the newest current entries of a scope.
 
     A page, newest first: --offset skipped, then at most --limit.
@@ -391,11 +400,12 @@ def recent_cmd(scope: str | None, offset: int, limit: int, as_json: bool) -> Non
     Example:
       recollect-graph recent --scope app --limit 5
       recollect-graph recent --scope app --offset 5 --limit 5
+      recollect-graph recent --scope app --valid-at 2026-01-15 --as-of 2026-02-01
     """
     scope = need(scope, "--scope", "RECOLLECT_SCOPE")
     page(offset, limit, 10_000)
     with open_rg(as_json) as rg:
-        entries = rg.recent(scope, limit=limit, offset=offset)
+        entries = rg.recent(scope, limit=limit, offset=offset, as_of=as_of, valid_at=valid_at)
     if as_json:
         emit_json([e.model_dump(mode="json") for e in entries])
     else:
@@ -410,7 +420,12 @@ def recent_cmd(scope: str | None, offset: int, limit: int, as_json: bool) -> Non
 @click.option("--min-score", default=0.0, show_default=True, help="Drop hits scoring lower.")
 @click.option("--type", "entry_types", multiple=True, help="Keep this entry type (repeatable).")
 @click.option("--tag", "tags", multiple=True, help="Keep entries with this tag (repeatable).")
-@click.option("--as-of", metavar="ISO", help="Answer as of a past moment (ISO date-time).")
+@click.option(
+    "--as-of", metavar="ISO", help="Record time: what was known at a past moment (ISO date-time)."
+)
+@click.option(
+    "--valid-at", metavar="ISO", help="Valid time: what was true at a moment (ISO date-time)."
+)
 @click.option("--include-superseded", is_flag=True, help="Also return retired entries.")
 @click.option("--include-deleted", is_flag=True, help="Also return soft-deleted entries.")
 @click.option("--hops", default=1, show_default=True, help="Graph expansion depth (0-3).")
@@ -425,6 +440,7 @@ def search_cmd(
     entry_types: tuple[str, ...],
     tags: tuple[str, ...],
     as_of: str | None,
+    valid_at: str | None,
     include_superseded: bool,
     include_deleted: bool,
     hops: int,
@@ -432,9 +448,13 @@ def search_cmd(
 ) -> None:
     """Hybrid search (meaning, keywords, graph, lifecycle) with a per-signal breakdown.
 
+    Only hits above the relevance floor come back (RECOLLECT_SEARCH_FLOOR, docs/search.md): a
+    search about something the scope never mentions returns few or no hits.
+
     \b
     Example:
       recollect-graph search "build tool decision" --scope app --type decision --json
+      recollect-graph search "who was on call" --scope app --valid-at 2026-03-01
     """
     scope = need(scope, "--scope", "RECOLLECT_SCOPE")
     with open_rg(as_json) as rg:
@@ -446,6 +466,7 @@ def search_cmd(
             entry_types=list(entry_types) or None,
             tags=list(tags) or None,
             as_of=as_of,
+            valid_at=valid_at,
             include_superseded=include_superseded,
             include_deleted=include_deleted,
             hops=hops,

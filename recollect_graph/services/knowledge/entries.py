@@ -60,6 +60,8 @@ Progress = Callable[[int, int], None]
 #: ``remember_many(in_batch_tx=...)``: runs in each batch's transaction with its entries.
 BatchHook = Callable[[Tx, list[Entry]], None]
 ON_CONFLICT = ("record", "supersede", "reject")
+#: How far ahead of this clock a given ``created_at`` may be (another machine's clock).
+CLOCK_SKEW = timedelta(minutes=5)
 _REMEMBER_KEYS = frozenset(
     {
         "content",
@@ -78,6 +80,7 @@ _REMEMBER_KEYS = frozenset(
         "source_type",
         "valid_from",
         "valid_to",
+        "created_at",
         "context_hints",
         "emotional_valence",
         "score",
@@ -150,7 +153,11 @@ class Knowledge(History):
             **opts: ``entry_type`` ("note"), ``auto_classify`` (False), ``tags``, ``summary``,
                 ``source`` ("system"), ``source_id``, ``metadata``, ``confidence`` (1.0),
                 ``half_life_days`` (7.0), ``pinned`` (False), ``title``, ``description``,
-                ``source_type`` ("observed"), ``valid_from``, ``valid_to``, ``context_hints``,
+                ``source_type`` ("observed"), ``valid_from``, ``valid_to`` (valid time: when
+                it was true; a ``valid_from`` ahead keeps it out of current search until then),
+                ``created_at`` (record time, default now: a past moment for historical
+                material, so decay and ``as_of`` treat it as that old; refused in the future),
+                ``context_hints``,
                 ``emotional_valence`` (inferred), ``score`` (5.0, Lore's 0-10 quality),
                 ``force`` (False: the same content in a scope returns the existing entry),
                 ``on_conflict`` ("record": contradictions with current knowledge become
@@ -316,6 +323,14 @@ class Knowledge(History):
         }
         if props["valid_from"] and props["valid_to"] and props["valid_to"] <= props["valid_from"]:
             raise InvalidInput(f"item {i}: valid_to must be after valid_from")
+        created = aware(item.get("created_at"), f"item {i}: created_at")
+        if created is not None:
+            if created > now_utc() + CLOCK_SKEW:
+                raise InvalidInput(
+                    f"item {i}: created_at is in the future ({created.isoformat()}); a past "
+                    "created_at records historical material, a future one is refused"
+                )
+            props["created_at"] = created
         on_conflict = one_of(
             item.get("on_conflict", "record"), f"item {i}: on_conflict", ON_CONFLICT
         )
@@ -371,7 +386,7 @@ class Knowledge(History):
                 embedding_model=self.embedder.model_id,
                 schema_fit=fit,
                 half_life_days=lifecycle.adjust_half_life(p["half_life_days"], fit),
-                created_at=now + timedelta(microseconds=i),
+                created_at=p.get("created_at") or now + timedelta(microseconds=i),
             )
             eid = entry_id(
                 scope_id, content_sha=p["content_hash"], source_id=p["source_id"], force=r["force"]
@@ -495,16 +510,34 @@ class Knowledge(History):
             self.access.record(found[0].scope_id, "view", [found[0].id], owner_id=owner_id)
         return found[0]
 
-    def recent(self, scope_id: str, *, limit: int = 20, offset: int = 0) -> list[Entry]:
-        """The newest current entries of a scope (not superseded, not deleted).
+    def recent(
+        self,
+        scope_id: str,
+        *,
+        limit: int = 20,
+        offset: int = 0,
+        as_of: datetime | str | None = None,
+        valid_at: datetime | str | None = None,
+    ) -> list[Entry]:
+        """The newest current entries of a scope (not superseded, not deleted, valid now).
 
         A page: the first ``offset`` skipped (newest first, ties by id), then at most ``limit``.
+        ``as_of`` (record time) answers with what was recorded and believed at a past moment;
+        ``valid_at`` (valid time) with what was true at a moment (the same rules as search).
         """
         scope_id = require_text(scope_id, "scope_id")
         limit = int(in_range(limit, "limit", 1, 10_000))
         skip = int(in_range(offset, "offset", 0, MAX_OFFSET))
         now = now_utc()
-        rows = self.db.read("entries/recent", scope_id=scope_id, skip=skip, limit=limit, now=now)
+        rows = self.db.read(
+            "entries/recent",
+            scope_id=scope_id,
+            skip=skip,
+            limit=limit,
+            now=now,
+            as_of=aware(as_of, "as_of"),
+            valid_at=aware(valid_at, "valid_at"),
+        )
         return [entry_from_row(r["entry"], now=now) for r in rows]
 
     # -- edges -------------------------------------------------------------------------------
