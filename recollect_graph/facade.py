@@ -492,10 +492,21 @@ class Recollect:
         budget_tokens: int,
         owner_id: str | None = None,
         ids: bool = True,
+        as_of: datetime | str | None = None,
+        valid_at: datetime | str | None = None,
     ) -> Pack:
-        """A cited Markdown context pack that never exceeds ``budget_tokens`` (docs/context.md)."""
+        """A cited Markdown context pack that never exceeds ``budget_tokens`` (docs/context.md).
+
+        ``as_of``: what was known then (record time); ``valid_at``: what was true then.
+        """
         return self.packer.build(
-            query, scope_id=scope_id, budget_tokens=budget_tokens, owner_id=owner_id, ids=ids
+            query,
+            scope_id=scope_id,
+            budget_tokens=budget_tokens,
+            owner_id=owner_id,
+            ids=ids,
+            as_of=as_of,
+            valid_at=valid_at,
         )
 
     def recommend(

@@ -13,7 +13,7 @@
 //   (its valid_from, or its creation when it has none, at or before it; its valid_to after it;
 //   an entry retired since counts, it was true then). Times compare with $valid_at, else
 //   $as_of, else $now.
-// Params: $vector (list of floats), $vector_unnamed (list of floats or null), $lucene (string or null), $terms (list of escaped lower-case words), $names (list of lower-case names), $k (int), $scope_id (string), $entry_types (list or null), $tags (list or null), $source_types (list or null), $created_after (datetime or null), $as_of (datetime or null), $valid_at (datetime or null), $include_superseded (bool), $include_deleted (bool), $now (datetime)
+// Params: $vector (list of floats), $vector_unnamed (list of floats or null), $lucene (string or null), $terms (list of escaped lower-case words), $names (list of lower-case names), $k (int), $scope_id (string), $entry_types (list or null), $tags (list or null), $source_types (list or null), $created_after (datetime or null), $as_of (datetime or null), $valid_at (datetime or null), $kinds (list of 'entry'/'turn', or null: both), $include_superseded (bool), $include_deleted (bool), $now (datetime)
 // Returns: id, created_at, last_accessed_at, half_life_days, access_count, emotional_valence,
 //   confidence, pinned, score (what fusion needs), semantic (float), keyword (float), vector_hit (bool),
 //   window (int: how many vector hits the index gave before filtering; k means it may have more),
@@ -54,6 +54,8 @@ WHERE e.scope_id = $scope_id
   AND ($include_deleted OR e.soft_deleted_at IS NULL
        OR ($as_of IS NOT NULL AND e.soft_deleted_at > $as_of))
   AND ($as_of IS NULL OR e.created_at <= $as_of)
+  AND ($kinds IS NULL OR (CASE WHEN e.entry_type = 'conversation_turn' THEN 'turn'
+                                ELSE 'entry' END) IN $kinds)
   AND ($include_superseded
        OR (($valid_at IS NOT NULL OR e.retired_at IS NULL
             OR ($as_of IS NOT NULL AND e.retired_at > $as_of))

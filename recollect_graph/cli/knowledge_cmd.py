@@ -31,7 +31,7 @@ from recollect_graph.cli.output import (
     table,
 )
 from recollect_graph.errors import EntryNotFound, InvalidInput
-from recollect_graph.vocabulary import ENTRY_TYPES
+from recollect_graph.vocabulary import ENTRY_TYPES, SEARCH_KINDS
 
 if TYPE_CHECKING:
     from recollect_graph.facade import Recollect
@@ -421,6 +421,13 @@ def recent_cmd(
 @click.option("--type", "entry_types", multiple=True, help="Keep this entry type (repeatable).")
 @click.option("--tag", "tags", multiple=True, help="Keep entries with this tag (repeatable).")
 @click.option(
+    "--kind",
+    "kinds",
+    multiple=True,
+    type=click.Choice(SEARCH_KINDS),
+    help="Keep hits of this kind: entry, turn or chunk (repeatable; default all).",
+)
+@click.option(
     "--as-of", metavar="ISO", help="Record time: what was known at a past moment (ISO date-time)."
 )
 @click.option(
@@ -439,6 +446,7 @@ def search_cmd(
     min_score: float,
     entry_types: tuple[str, ...],
     tags: tuple[str, ...],
+    kinds: tuple[str, ...],
     as_of: str | None,
     valid_at: str | None,
     include_superseded: bool,
@@ -448,13 +456,16 @@ def search_cmd(
 ) -> None:
     """Hybrid search (meaning, keywords, graph, lifecycle) with a per-signal breakdown.
 
-    Only hits above the relevance floor come back (RECOLLECT_SEARCH_FLOOR, docs/search.md): a
-    search about something the scope never mentions returns few or no hits.
+    One ranked list of entries, conversation turns and document chunks; each hit says its kind
+    and where it came from (document and heading for a chunk, session for a turn). Only hits
+    above the relevance floor come back (RECOLLECT_SEARCH_FLOOR, docs/search.md): a search
+    about something the scope never mentions returns few or no hits.
 
     \b
     Example:
       recollect-graph search "build tool decision" --scope app --type decision --json
       recollect-graph search "who was on call" --scope app --valid-at 2026-03-01
+      recollect-graph search "retry policy" --scope app --kind chunk --json
     """
     scope = need(scope, "--scope", "RECOLLECT_SCOPE")
     with open_rg(as_json) as rg:
@@ -467,6 +478,7 @@ def search_cmd(
             tags=list(tags) or None,
             as_of=as_of,
             valid_at=valid_at,
+            kinds=list(kinds) or None,
             include_superseded=include_superseded,
             include_deleted=include_deleted,
             hops=hops,
@@ -480,7 +492,9 @@ def search_cmd(
             "rank": h.rank,
             "score": f"{h.score:.3f}",
             **{k: f"{v:.2f}" for k, v in h.signals.model_dump().items()},
+            "kind": h.kind,
             "type": h.entry.entry_type,
+            "from": _origin(h.kind, h.origin),
             "text": short(h.entry.title or h.entry.content),
             "id": h.entry.id[:8],
         }
@@ -488,6 +502,18 @@ def search_cmd(
     ]
     click.echo(table(rows))
     click.echo(f"({len(hits)} hit{'s' if len(hits) != 1 else ''})")
+
+
+def _origin(kind: str, origin: dict[str, Any]) -> str:
+    """Where a hit came from, in a few words: document, heading and chunk; or session."""
+    if kind == "chunk":
+        where = " > ".join(
+            str(x) for x in (origin.get("document_title"), origin.get("heading")) if x
+        )
+        return short(f"{where} #{origin.get('chunk')}")
+    if kind == "turn":
+        return short(f"{origin.get('session_id')} #{origin.get('turn')}")
+    return ""
 
 
 COMMANDS = (

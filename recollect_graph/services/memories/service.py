@@ -402,6 +402,7 @@ class Memories:
                 if source_type
                 else None,
                 owner_id=self.owner_id,
+                kinds=("entry", "turn"),
             )
             pairs = [
                 (

@@ -40,6 +40,7 @@ from recollect_graph.services.kernel.validation import in_range, require_text
 from recollect_graph.services.knowledge import lifecycle
 from recollect_graph.services.knowledge.access import Access
 from recollect_graph.services.knowledge.rows import entry_from_row
+from recollect_graph.services.search import kinds as hit_kinds
 from recollect_graph.services.search.query_text import keyword_terms, substance, without_names
 from recollect_graph.settings import Settings
 
@@ -97,8 +98,9 @@ class Search:
         hops: int = 1,
         touch: bool = True,
         owner_id: str | None = None,
+        kinds: Sequence[str] | str | None = None,
     ) -> list[Hit]:
-        """Find entries by meaning, keyword and graph neighbourhood.
+        """Find entries, conversation turns and document chunks by meaning, keyword and graph.
 
         Args:
             query: Free text (non-empty).
@@ -121,15 +123,24 @@ class Search:
             touch: Record the access (default): bump the hits' usage and add a ``search``
                 event to the access history. Off for previews and benchmarks.
             owner_id: Who searched (recorded with the access; filters nothing).
+            kinds: Keep hits of these kinds (``entry``, ``turn``, ``chunk``; default: all).
+                Chunks are left out when an entry-only filter (``entry_types``, ``tags``,
+                ``source_types``, ``created_after``) is given.
 
         Returns:
-            Hits, best first, each with its score breakdown.
+            Hits, best first, each with its kind, origin and score breakdown; only hits above
+            the relevance floor (``search_floor`` settings), so possibly fewer than ``limit``.
         """
         query = require_text(query, "query", max_len=10_000)
         scope_id = require_text(scope_id, "scope_id")
         limit = int(in_range(limit, "limit", 1, 1000))
         hops = int(in_range(hops, "hops", 0, 3))
         min_score = in_range(min_score, "min_score", 0, 10)
+        wanted = hit_kinds.check_kinds(kinds)
+        entry_kinds = None if wanted is None else [k for k in wanted if k != "chunk"]
+        want_chunks = (wanted is None or "chunk" in wanted) and not (
+            entry_types or tags or source_types or created_after
+        )
         now = now_utc()
         terms, names = keyword_terms(query)
         unnamed_text = without_names(query, names)
@@ -153,9 +164,10 @@ class Search:
             "include_superseded": bool(include_superseded),
             "include_deleted": bool(include_deleted),
             "now": now,
+            "kinds": entry_kinds,
         }
         cues_ = conversation_cues(query)
-        cands = self._candidates(params, limit)
+        cands = self._candidates(params, limit) if entry_kinds != [] else []
         if cands and cands[0].get("unnamed"):
             vector = vector_unnamed or vector
         scored = self._relevance(cands)
@@ -175,6 +187,7 @@ class Search:
                 include_deleted=params["include_deleted"],
                 as_of=params["as_of"],
                 valid_at=params["valid_at"],
+                kinds=entry_kinds,
                 now=now,
                 max_fanout=MAX_ENTITY_FANOUT,
                 limit=limit * 3,
@@ -190,17 +203,18 @@ class Search:
                         "graph_only": True,
                         "relevant": False,
                     }
+        if want_chunks:
+            scored.update(self._chunks(params, vector))
         hits = self._fuse(scored, graph, now, min_score, limit, scope_id, cues_)
-        if touch and hits:
+        used = [h.entry.id for h in hits if h.kind != "chunk"]
+        if touch and used:
             self.db.write(
                 "entries/bump_access",
-                ids=[h.entry.id for h in hits],
+                ids=used,
                 now=now,
                 stale_days=lifecycle.STALE_AFTER_DAYS,
             )
-            self.access.record(
-                scope_id, "search", [h.entry.id for h in hits], owner_id=owner_id, query=query
-            )
+            self.access.record(scope_id, "search", used, owner_id=owner_id, query=query)
         return hits
 
     def above_floor(self, semantic: float, keyword: float) -> bool:
@@ -212,6 +226,24 @@ class Search:
         """
         s = self.settings
         return semantic >= s.search_floor or (keyword > 0 and keyword >= s.search_floor_keyword)
+
+    def _chunks(self, params: dict[str, Any], vector: list[float]) -> dict[str, dict[str, Any]]:
+        """Document chunks scored like entries (keyword normalised among chunks)."""
+        rows = self.db.read(
+            "search/chunks",
+            vector=vector,
+            lucene=params["lucene"],
+            k=self.settings.search_candidates,
+            scope_id=params["scope_id"],
+            as_of=params["as_of"],
+            valid_at=params["valid_at"],
+            include_deleted=params["include_deleted"],
+        )
+        out = self._relevance(rows)
+        for c in out.values():
+            c["kind"] = "chunk"
+            c["relevant"] = self.above_floor(c["semantic"], c["keyword"])
+        return out
 
     def _candidates(self, params: dict[str, Any], limit: int) -> list[dict[str, Any]]:
         """Index candidates; widen the index window when filters leave too few."""
@@ -258,7 +290,7 @@ class Search:
     ) -> list[Hit]:
         """Final scores from slim rows; full records are fetched only for the hits returned."""
         s = self.settings
-        ranked = []
+        ranked: list[_Ranked] = []
         for eid, c in scored.items():
             row = c["entry"]
             g, via = graph.get(eid, (0.0, None))
@@ -267,6 +299,13 @@ class Search:
                 continue  # below the relevance floor and no neighbour of a hit above it
             if c.get("graph_only") and s.fusion != "rrf":
                 c["relevance"] = s.w_semantic * c["semantic"]
+            if c.get("kind") == "chunk":
+                strength, quality, usage = hit_kinds.CHUNK_STRENGTH, hit_kinds.CHUNK_QUALITY, 0.0
+                score = c["relevance"] + s.w_strength * strength + s.w_quality * quality
+                ranked.append(
+                    (round(score, 4), eid, c, 0.0, None, strength, quality, 0.0, 0.0, 0.0)
+                )
+                continue
             strength = lifecycle.strength(
                 created_at=native(row["created_at"]),
                 last_accessed_at=native(row.get("last_accessed_at")),
@@ -293,19 +332,19 @@ class Search:
             ranked.append((round(score, 4), eid, c, g, via, strength, quality, usage, ctx, brevity))
         ranked.sort(key=lambda t: (-t[0], t[1]))
         top = [t for t in ranked if t[0] >= min_score][:limit]
+        entry_ids = [t[1] for t in top if t[2].get("kind") != "chunk"]
         full = (
             {
                 r["entry"]["id"]: r["entry"]
-                for r in self.db.read(
-                    "entries/get_many", ids=[t[1] for t in top], scope_id=scope_id
-                )
+                for r in self.db.read("entries/get_many", ids=entry_ids, scope_id=scope_id)
             }
-            if top
+            if entry_ids
             else {}
         )
         hits: list[Hit] = []
         for score, eid, c, g, via, strength, quality, usage, ctx, brevity in top:
-            if eid not in full:
+            chunk = c.get("kind") == "chunk"
+            if not chunk and eid not in full:
                 continue
             sig = Signals(
                 semantic=round(c["semantic"], 4),
@@ -317,19 +356,29 @@ class Search:
                 context=round(ctx, 4),
                 brevity=round(brevity, 4),
             )
+            if chunk:
+                entry = hit_kinds.chunk_entry(c["entry"], scope_id, now)
+                kind, origin = "chunk", hit_kinds.chunk_origin(c["entry"])
+            else:
+                entry = entry_from_row(full[eid], now=now)
+                kind, origin = hit_kinds.entry_kind(full[eid]), hit_kinds.entry_origin(full[eid])
             hits.append(
                 Hit(
-                    entry=entry_from_row(full[eid], now=now),
+                    entry=entry,
                     score=score,
                     signals=sig,
                     via=via,
                     rank=len(hits) + 1,
+                    kind=kind,
+                    origin=origin,
                 )
             )
         return hits
 
 
 _NAME = re.compile(r"\b[A-Z][a-z]{1,20}\b")
+#: score, id, candidate, graph, via, strength, quality, usage, context, brevity
+_Ranked = tuple[float, str, dict[str, Any], float, str | None, float, float, float, float, float]
 
 
 def conversation_cues(query: str) -> tuple[set[str], list[Any]]:
