@@ -411,9 +411,19 @@ class Recollect:
             scope_id, pattern, reason=reason, replacement=replacement
         )
 
-    def conflicts(self, scope_id: str, *, limit: int = 50, offset: int = 0) -> list[OpenConflict]:
-        """Open contradictions of a scope, strongest first (a page)."""
-        return self.contradictions.conflicts(scope_id, limit=limit, offset=offset)
+    def conflicts(
+        self,
+        scope_id: str,
+        *,
+        limit: int = 50,
+        offset: int = 0,
+        as_of: datetime | str | None = None,
+        valid_at: datetime | str | None = None,
+    ) -> list[OpenConflict]:
+        """Open contradictions of a scope, strongest first (a page); at ``as_of``/``valid_at``."""
+        return self.contradictions.conflicts(
+            scope_id, limit=limit, offset=offset, as_of=as_of, valid_at=valid_at
+        )
 
     def resolve(
         self, scope_id: str, a: str, b: str, *, keep: str, forget_loser: bool = False

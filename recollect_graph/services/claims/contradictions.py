@@ -11,6 +11,7 @@ import json
 import re
 import subprocess
 from collections.abc import Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,7 @@ from recollect_graph.results import (
     Supersession,
 )
 from recollect_graph.services.claims import store as claim_store
-from recollect_graph.services.kernel.times import native, now_utc
+from recollect_graph.services.kernel.times import aware, native, now_utc
 from recollect_graph.services.kernel.validation import (
     MAX_OFFSET,
     in_range,
@@ -148,19 +149,31 @@ class Contradictions:
             ok=not conflicts, conflicts=conflicts, claims=[c.to_dict() for c in claims]
         )
 
-    def conflicts(self, scope_id: str, *, limit: int = 50, offset: int = 0) -> list[OpenConflict]:
+    def conflicts(
+        self,
+        scope_id: str,
+        *,
+        limit: int = 50,
+        offset: int = 0,
+        as_of: datetime | str | None = None,
+        valid_at: datetime | str | None = None,
+    ) -> list[OpenConflict]:
         """Open contradictions of a scope (CONTRADICTS edges between current entries).
 
         A page: strongest first (then newest, ties by the two ids), the first ``offset`` skipped,
-        then at most ``limit``.
+        then at most ``limit``. ``as_of`` (record time): the contradictions open at that moment
+        between entries known then; ``valid_at`` (valid time): between entries both true then.
         """
+        now = now_utc()
         rows = self.db.read(
             "conflicts/open",
             scope_id=require_text(scope_id, "scope_id"),
             skip=int(in_range(offset, "offset", 0, MAX_OFFSET)),
             limit=int(in_range(limit, "limit", 1, 1000)),
+            as_of=aware(as_of, "as_of"),
+            valid_at=aware(valid_at, "valid_at"),
+            now=now,
         )
-        now = now_utc()
         return [
             OpenConflict(
                 source=entry_from_row(r["source"], now=now),
