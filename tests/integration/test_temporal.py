@@ -114,3 +114,19 @@ def test_cli_search_and_recent_take_valid_at_and_as_of(run: Any, scope_id: str) 
     assert rec == []
     r = run("search", "x", "--scope", scope_id, "--valid-at", "someday", ok=False)
     assert_one_line_error(r, "valid_at")
+
+
+def test_conflicts_at_a_time(rg: Recollect, scope_id: str) -> None:
+    rg.remember(
+        "The frontend build uses webpack",
+        scope_id=scope_id,
+        owner_id="kai",
+        created_at="2025-01-10T09:00:00Z",
+    )
+    rg.remember("The frontend build uses vite", scope_id=scope_id, owner_id="kai")
+    assert len(rg.conflicts(scope_id)) == 1
+    # the contradiction was recorded today: in mid-2025 nothing was known to conflict
+    assert rg.conflicts(scope_id, as_of="2025-06-01T00:00:00Z") == []
+    # nor were both true in mid-2025 (the vite entry holds from its recording)
+    assert rg.conflicts(scope_id, valid_at="2025-06-01T00:00:00Z") == []
+    assert len(rg.conflicts(scope_id, valid_at=datetime.now(UTC))) == 1
