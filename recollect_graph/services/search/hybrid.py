@@ -7,8 +7,14 @@
    stop words) less the names of the scope's speakers; when every name the query mentions is a
    speaker, the vector side uses the query with the names replaced by "they"
    (:mod:`.search_text`).
-2. Relevance: ``w_semantic*semantic + w_keyword*keyword`` (or reciprocal-rank fusion).
-3. Graph: entries within ``hops`` edges of the best hits, or sharing entities with them, get
+   Document chunks come from their own indexes and join the same list (:mod:`.kinds`);
+   ``kinds`` keeps some of ``entry``, ``turn`` and ``chunk``.
+2. Relevance: ``w_semantic*semantic + w_keyword*keyword`` (or reciprocal-rank fusion). The
+   relevance floor: a candidate whose semantic similarity is under ``search_floor`` and whose
+   keyword score is under ``search_floor_keyword`` is dropped (unless step 3 finds it next to a
+   hit above the floor); nothing later (strength, quality, usage) can bring it back.
+3. Graph: entries within ``hops`` edges of the best hits above the floor, or sharing entities
+   with them, get
    ``graph = seed relevance x edge weights``; neighbours that were not candidates join the results.
 4. Final score: relevance plus ``w_graph*graph + w_strength*strength + w_quality*score/10 +
    w_usage*log2(1+uses)/log2(101) + w_context*context``, where ``context`` (conversation turns)
