@@ -11,8 +11,9 @@
    ``kinds`` keeps some of ``entry``, ``turn`` and ``chunk``.
 2. Relevance: ``w_semantic*semantic + w_keyword*keyword`` (or reciprocal-rank fusion). The
    relevance floor: a candidate whose semantic similarity is under ``search_floor`` and whose
-   keyword score is under ``search_floor_keyword`` is dropped (unless step 3 finds it next to a
-   hit above the floor); nothing later (strength, quality, usage) can bring it back.
+   keyword score is under ``search_floor_keyword`` is dropped, unless step 3 finds it next to a
+   hit above the floor or it is a turn whose context signal (step 4: the query names its speaker
+   or its date) reaches ``FLOOR_CONTEXT``; strength, quality and usage never bring it back.
 3. Graph: entries within ``hops`` edges of the best hits above the floor, or sharing entities
    with them, get
    ``graph = seed relevance x edge weights``; neighbours that were not candidates join the results.
@@ -53,6 +54,9 @@ from recollect_graph.settings import Settings
 _WORD = re.compile(r"[\w][\w.\-]*[\w]|\w", re.UNICODE)
 _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 RRF_K = 60
+#: A conversation turn whose context signal reaches this (the query names its speaker or its
+#: date) passes the relevance floor: the question is about it.
+FLOOR_CONTEXT = 0.5
 #: Entities mentioned by more entries than this are hubs: sharing them says little.
 MAX_ENTITY_FANOUT = 50
 
@@ -301,11 +305,13 @@ class Search:
             row = c["entry"]
             g, via = graph.get(eid, (0.0, None))
             g = min(1.0, g)
-            if not c.get("relevant", True) and g <= 0:
-                continue  # below the relevance floor and no neighbour of a hit above it
+            chunk = c.get("kind") == "chunk"
+            ctx = 0.0 if chunk else context_signal(row, via, g, cues_)
+            if not c.get("relevant", True) and g <= 0 and ctx < FLOOR_CONTEXT:
+                continue  # below the relevance floor: no neighbour of a hit above it, no cue
             if c.get("graph_only") and s.fusion != "rrf":
                 c["relevance"] = s.w_semantic * c["semantic"]
-            if c.get("kind") == "chunk":
+            if chunk:
                 strength, quality, usage = hit_kinds.CHUNK_STRENGTH, hit_kinds.CHUNK_QUALITY, 0.0
                 score = c["relevance"] + s.w_strength * strength + s.w_quality * quality
                 ranked.append(
@@ -324,7 +330,6 @@ class Search:
             )
             quality = float(row["score"] if row.get("score") is not None else 5.0) / 10.0
             usage = usage_signal(int(row.get("access_count") or 0))
-            ctx = context_signal(row, via, g, cues_)
             brevity = 1.0 - substance(row.get("length")) if row.get("speaker") else 0.0
             score = (
                 c["relevance"]
