@@ -48,6 +48,18 @@ ROOT = Path(__file__).resolve().parents[1]
 BASELINES = ("bm25", "bm25-stop", "dense", "rrf")
 #: ``--weights`` keys passed to ``rg.search`` rather than to the settings.
 SEARCH_OPTIONS = {"hops": int, "min_score": float}
+#: Questions about things no LoCoMo conversation mentions: the relevance floor should answer them
+#: with few or no hits (``off_topic`` in the results: hits per search, by variant).
+OFF_TOPIC = (
+    "What is the boiling point of tungsten?",
+    "Who won the 1998 chess olympiad?",
+    "How do I configure a Kubernetes ingress controller?",
+    "What is the molar mass of sulfuric acid?",
+    "Which river flows through Ulaanbaatar?",
+    "Explain lattice gauge theory in quantum chromodynamics",
+    "What is the torque spec for a Honda CB500 cylinder head?",
+    "Who designed the Brooklyn Bridge?",
+)
 #: Spacing of the turns of one session (the data gives the session's start only).
 TURN_SPACING = timedelta(minutes=1)
 
@@ -74,11 +86,11 @@ class Variant:
                 raise SystemExit(f"--weights: expected key=value, got {part!r}")
             if key in SEARCH_OPTIONS:
                 self.options[key] = SEARCH_OPTIONS[key](value)
-            elif key in fields and (key.startswith("w_") or key in ("fusion", "search_candidates")):
+            elif key in fields and (key.startswith(("w_", "search_")) or key == "fusion"):
                 self.settings[key] = value.strip()
             else:
                 raise SystemExit(
-                    f"--weights: unknown key {key!r} (w_*, fusion, search_candidates, "
+                    f"--weights: unknown key {key!r} (w_*, fusion, search_*, "
                     f"{', '.join(SEARCH_OPTIONS)})"
                 )
 
@@ -251,6 +263,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     rows: dict[str, list[tuple[int, dict[str, float]]]] = {s: [] for s in systems}
     by_sample: dict[str, dict[str, list[tuple[int, dict[str, float]]]]] = {}
     latency: dict[str, list[float]] = {v.name: [] for v in variants}
+    off_topic: dict[str, list[int]] = {v.name: [] for v in variants}
     ingest: list[dict[str, Any]] = []
     details: list[dict[str, Any]] = []
     scopes: list[str] = []
@@ -306,6 +319,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 )
                 if (qi + 1) % 50 == 0 or qi + 1 == len(qs):
                     log(f"{conv.sample_id}: {qi + 1}/{len(qs)} questions")
+            for v, engine in engines:
+                for q_off in OFF_TOPIC:
+                    found = engine.search(
+                        q_off, scope_id=scope, limit=args.limit, touch=False, **v.options
+                    )
+                    off_topic[v.name].append(len(found))
         if args.uri and not args.keep and not args.reuse:
             for scope in scopes:
                 rg.query(
@@ -341,6 +360,15 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         },
         "variants": {v.name: {"settings": v.settings, "options": v.options} for v in variants},
         "evidence": evidence.as_dict(),
+        "off_topic": {
+            name: {
+                "searches": len(n),
+                "mean_hits": round(sum(n) / len(n), 2) if n else None,
+                "with_no_hits": sum(1 for x in n if x == 0),
+                "max_hits": max(n, default=0),
+            }
+            for name, n in off_topic.items()
+        },
         "ingest": ingest,
         "systems": {
             name: {
@@ -380,6 +408,8 @@ _WEIGHT_FIELDS = (
     "w_context",
     "w_length",
     "search_candidates",
+    "search_floor",
+    "search_floor_keyword",
 )
 
 
@@ -418,6 +448,11 @@ def table(result: dict[str, Any]) -> str:
         if "latency_ms" in sysres:
             lat = sysres["latency_ms"]
             lines.append(f"{name} search latency: p50 {lat['p50']} ms, p95 {lat['p95']} ms")
+    for name, off in result.get("off_topic", {}).items():
+        lines.append(
+            f"{name} off-topic questions: {off['mean_hits']} hits per search on average, "
+            f"{off['with_no_hits']} of {off['searches']} with none, at most {off['max_hits']}"
+        )
     ev = result["evidence"]
     lines.append(
         f"evidence: {ev['ids_split_from_lists']} ids split from lists, {ev['ids_fixed']} fixed, "

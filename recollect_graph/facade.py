@@ -340,9 +340,22 @@ class Recollect:
             source_id, target_id, relation, weight=weight, reason=reason, scope_id=scope_id
         )
 
-    def recent(self, scope_id: str, *, limit: int = 20, offset: int = 0) -> list[Entry]:
-        """The newest current entries of a scope (a page: ``offset`` skipped, ``limit`` kept)."""
-        return self.knowledge.recent(scope_id, limit=limit, offset=offset)
+    def recent(
+        self,
+        scope_id: str,
+        *,
+        limit: int = 20,
+        offset: int = 0,
+        as_of: datetime | str | None = None,
+        valid_at: datetime | str | None = None,
+    ) -> list[Entry]:
+        """The newest current entries of a scope (a page: ``offset`` skipped, ``limit`` kept).
+
+        ``as_of``: what was known then (record time); ``valid_at``: what was true then.
+        """
+        return self.knowledge.recent(
+            scope_id, limit=limit, offset=offset, as_of=as_of, valid_at=valid_at
+        )
 
     def search(self, query: str, *, scope_id: str, **opts: Any) -> list[Hit]:
         """Hybrid search with a per-signal breakdown on every hit.
@@ -415,10 +428,10 @@ class Recollect:
         return self.contradictions.supersede(scope_id, entity, relation, new_value, create=create)
 
     def supersede_entry(
-        self, old_id: str, new_id: str, *, reason: str | None = None
+        self, old_id: str, new_id: str, *, scope_id: str | None = None, reason: str | None = None
     ) -> EntrySupersession:
-        """``new_id`` supersedes ``old_id`` (undoable)."""
-        return self.contradictions.supersede_entry(old_id, new_id, reason=reason)
+        """``new_id`` supersedes ``old_id`` in ``scope_id`` (required; undoable)."""
+        return self.contradictions.supersede_entry(old_id, new_id, scope_id=scope_id, reason=reason)
 
     def invalidate(
         self, scope_id: str, pattern: str, *, reason: str, replacement: str | None = None
@@ -428,9 +441,19 @@ class Recollect:
             scope_id, pattern, reason=reason, replacement=replacement
         )
 
-    def conflicts(self, scope_id: str, *, limit: int = 50, offset: int = 0) -> list[OpenConflict]:
-        """Open contradictions of a scope, strongest first (a page)."""
-        return self.contradictions.conflicts(scope_id, limit=limit, offset=offset)
+    def conflicts(
+        self,
+        scope_id: str,
+        *,
+        limit: int = 50,
+        offset: int = 0,
+        as_of: datetime | str | None = None,
+        valid_at: datetime | str | None = None,
+    ) -> list[OpenConflict]:
+        """Open contradictions of a scope, strongest first (a page); at ``as_of``/``valid_at``."""
+        return self.contradictions.conflicts(
+            scope_id, limit=limit, offset=offset, as_of=as_of, valid_at=valid_at
+        )
 
     def resolve(
         self, scope_id: str, a: str, b: str, *, keep: str, forget_loser: bool = False
@@ -509,10 +532,21 @@ class Recollect:
         budget_tokens: int,
         owner_id: str | None = None,
         ids: bool = True,
+        as_of: datetime | str | None = None,
+        valid_at: datetime | str | None = None,
     ) -> Pack:
-        """A cited Markdown context pack that never exceeds ``budget_tokens`` (docs/context.md)."""
+        """A cited Markdown context pack that never exceeds ``budget_tokens`` (docs/context.md).
+
+        ``as_of``: what was known then (record time); ``valid_at``: what was true then.
+        """
         return self.packer.build(
-            query, scope_id=scope_id, budget_tokens=budget_tokens, owner_id=owner_id, ids=ids
+            query,
+            scope_id=scope_id,
+            budget_tokens=budget_tokens,
+            owner_id=owner_id,
+            ids=ids,
+            as_of=as_of,
+            valid_at=valid_at,
         )
 
     def recommend(

@@ -171,12 +171,21 @@ class Hit(Record):
     """One search result: the entry, its final score and why.
 
     Attributes:
-        entry: The entry (as it was before this search bumped its access count).
+        entry: The entry (as it was before this search bumped its access count). For a
+            document chunk, a read-only view of it: the chunk's id and text, the document's
+            title, owner and ingest time, ``entry_type`` ``"chunk"`` and ``source_id`` the
+            document's id.
         score: The fused score results are ranked by.
         signals: The per-signal breakdown.
         via: When the graph signal is non-zero, how: ``"<relation> <hit id>"`` or
             ``"shares N entities with <hit id>"``.
         rank: 1-based position in the results.
+        kind: What it is: ``entry``, ``turn`` (a conversation turn) or ``chunk`` (of a
+            document); see :data:`recollect_graph.vocabulary.SEARCH_KINDS`.
+        origin: Where it came from: for a chunk ``document_id``, ``document_title``,
+            ``document_path``, ``heading`` (the heading path) and ``chunk`` (its index in the
+            document); for a turn ``session_id``, ``speaker`` and ``turn`` (its index in the
+            session); empty for other entries.
     """
 
     entry: Entry
@@ -184,6 +193,8 @@ class Hit(Record):
     signals: Signals
     via: str | None = None
     rank: int = 0
+    kind: str = "entry"
+    origin: dict[str, Any] = {}
 
 
 class Operation(Record):

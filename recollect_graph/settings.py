@@ -48,6 +48,8 @@ ENV_VARS: dict[str, str] = {
     "RECOLLECT_W_CONTEXT": "w_context",
     "RECOLLECT_W_LENGTH": "w_length",
     "RECOLLECT_SEARCH_CANDIDATES": "search_candidates",
+    "RECOLLECT_SEARCH_FLOOR": "search_floor",
+    "RECOLLECT_SEARCH_FLOOR_KEYWORD": "search_floor_keyword",
     "RECOLLECT_DEDUP_THRESHOLD": "dedup_threshold",
     "RECOLLECT_AUTO_LINK_THRESHOLD": "auto_link_threshold",
     "RECOLLECT_FEEDBACK_BUMP_UP": "feedback_bump_up",
@@ -105,6 +107,12 @@ class Settings(BaseModel):
             the turn right after a matching question; ``length``: what a conversation turn
             loses for being short, in full at 20 characters or fewer, nothing from 500).
         search_candidates: Candidates taken from each index before fusion.
+        search_floor, search_floor_keyword: The relevance floor of search (docs/search.md): a
+            hit is returned only when its semantic similarity to the query reaches
+            ``search_floor`` or its keyword score (normalised by the best one) reaches
+            ``search_floor_keyword``, or it is a graph neighbour of such a hit. Lifecycle
+            signals (strength, quality, usage) never lift a hit over it, so a search about
+            something the scope never mentions returns few or no hits. 0 and 0 turn it off.
         dedup_threshold: Combined similarity (0.6 semantic + 0.4 keyword) at which a new memory
             is reported as a duplicate of an existing one.
         auto_link_threshold: Semantic similarity at which a new memory is linked ``references``
@@ -153,6 +161,8 @@ class Settings(BaseModel):
     w_context: float = Field(default=0.20, ge=0)
     w_length: float = Field(default=0.20, ge=0)
     search_candidates: int = Field(default=100, ge=10, le=5000)
+    search_floor: float = Field(default=0.25, ge=0, le=1)
+    search_floor_keyword: float = Field(default=0.3, ge=0, le=1)
     dedup_threshold: float = Field(default=0.85, gt=0, le=1)
     auto_link_threshold: float = Field(default=0.85, gt=0, le=1)
     feedback_bump_up: float = Field(default=1.0, ge=0, le=10)

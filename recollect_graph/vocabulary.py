@@ -156,3 +156,6 @@ CORE_VECTOR_LABELS = ("Entry", "Chunk", "Entity", "Topic", "Session")
 VECTOR_LABELS = (*CORE_VECTOR_LABELS, "Document")
 #: The full-text (Lucene) indexes: entry text, chunk text, entity names, session text.
 FULLTEXT_INDEXES = ("entry_text", "chunk_text", "entity_name", "session_text")
+#: What one search returns (``rg.search(kinds=...)``, ``search --kind``): entries, conversation
+#: turns (entries of type ``conversation_turn``) and document chunks.
+SEARCH_KINDS = ("entry", "turn", "chunk")

@@ -5,7 +5,7 @@
 //   right before and after (NEXT; the turn after a question
 //   "answers" it and gets the full seed relevance), with the same scope and currency filters as candidates. Each neighbour gets the best
 //   seed relevance times its path factor, the relation it came by, and its cosine to the query.
-// Params: $seeds (list of maps: id, relevance), $hops (int), $vector (list of floats), $scope_id (string), $include_superseded (bool), $include_deleted (bool), $as_of (datetime or null), $now (datetime), $limit (int), $max_fanout (int)
+// Params: $seeds (list of maps: id, relevance), $hops (int), $vector (list of floats), $scope_id (string), $include_superseded (bool), $include_deleted (bool), $as_of (datetime or null), $valid_at (datetime or null), $kinds (list of 'entry'/'turn', or null: both), $now (datetime), $limit (int), $max_fanout (int)
 // Returns: id, created_at, last_accessed_at, half_life_days, access_count, emotional_valence,
 //   confidence, pinned, score, graph (float), via (string), semantic (float), speaker (string or
 //   null), valid_from (datetime or null), length (int: characters of content)
@@ -37,14 +37,16 @@ WITH n, g, via
 WHERE n.scope_id = $scope_id
   AND ($include_deleted OR n.soft_deleted_at IS NULL
        OR ($as_of IS NOT NULL AND n.soft_deleted_at > $as_of))
-  AND (CASE WHEN $as_of IS NULL
-         THEN ($include_superseded OR (n.retired_at IS NULL
-               AND (n.valid_to IS NULL OR n.valid_to > $now)))
-         ELSE n.created_at <= $as_of
-              AND ($include_superseded OR ((n.retired_at IS NULL OR n.retired_at > $as_of)
-                   AND (n.valid_from IS NULL OR n.valid_from <= $as_of)
-                   AND (n.valid_to IS NULL OR n.valid_to > $as_of)))
-       END)
+  AND ($as_of IS NULL OR n.created_at <= $as_of)
+  AND ($kinds IS NULL OR (CASE WHEN n.entry_type = 'conversation_turn' THEN 'turn'
+                                ELSE 'entry' END) IN $kinds)
+  AND ($include_superseded
+       OR (($valid_at IS NOT NULL OR n.retired_at IS NULL
+            OR ($as_of IS NOT NULL AND n.retired_at > $as_of))
+           AND coalesce(CASE WHEN $valid_at IS NULL THEN n.valid_from
+                             ELSE coalesce(n.valid_from, n.created_at) END
+                        <= coalesce($valid_at, $as_of, $now), true)
+           AND (n.valid_to IS NULL OR n.valid_to > coalesce($valid_at, $as_of, $now))))
 WITH n, g, via ORDER BY g DESC
 WITH n, collect(g)[0] AS graph, collect(via)[0] AS via
 RETURN n.id AS id, n.created_at AS created_at, n.last_accessed_at AS last_accessed_at,

@@ -21,6 +21,8 @@ from recollect_graph.cli.output import emit_json, handle_errors, json_option, ta
 @scope_option
 @owner_option
 @click.option("--mine", is_flag=True, help="Only entries and documents of --owner.")
+@click.option("--as-of", metavar="ISO", help="Record time: what was known at a past moment.")
+@click.option("--valid-at", metavar="ISO", help="Valid time: what was true at a moment.")
 @json_option
 @handle_errors
 def context_cmd(
@@ -30,6 +32,8 @@ def context_cmd(
     scope: str | None,
     owner: str | None,
     mine: bool,
+    as_of: str | None,
+    valid_at: str | None,
     as_json: bool,
 ) -> None:
     """A Markdown context pack for QUERY that never exceeds --budget tokens.
@@ -40,12 +44,19 @@ def context_cmd(
     \b
     Example:
       recollect-graph context "why did we pick Vite?" --scope app --budget 800
+      recollect-graph context "who owned billing" --scope app --valid-at 2026-03-01
     """
     scope_id = need_scope(scope)
     owner_id = need(owner, "--owner", "RECOLLECT_OWNER") if mine else None
     with open_rg(as_json) as rg:
         pack = rg.context(
-            query, scope_id=scope_id, budget_tokens=budget, owner_id=owner_id, ids=not no_ids
+            query,
+            scope_id=scope_id,
+            budget_tokens=budget,
+            owner_id=owner_id,
+            ids=not no_ids,
+            as_of=as_of,
+            valid_at=valid_at,
         )
     if as_json:
         emit_json(pack.to_dict())

@@ -108,9 +108,18 @@ def conflicts_group() -> None:
 @conflicts_group.command("list")
 @scope_option
 @page_options(50, 1000)
+@click.option("--as-of", metavar="ISO", help="Record time: the conflicts open at a past moment.")
+@click.option("--valid-at", metavar="ISO", help="Valid time: between entries both true then.")
 @json_option
 @handle_errors
-def conflicts_list_cmd(scope: str | None, offset: int, limit: int, as_json: bool) -> None:
+def conflicts_list_cmd(
+    scope: str | None,
+    offset: int,
+    limit: int,
+    as_of: str | None,
+    valid_at: str | None,
+    as_json: bool,
+) -> None:
     """List the open contradictions of a scope, strongest first, then newest.
 
     A page: --offset skipped, then at most --limit.
@@ -118,12 +127,15 @@ def conflicts_list_cmd(scope: str | None, offset: int, limit: int, as_json: bool
     \b
     Example:
       recollect-graph conflicts list --scope app --json
+      recollect-graph conflicts list --scope app --as-of 2026-03-01
       recollect-graph conflicts list --scope app --offset 50 --limit 50
     """
     scope = need(scope, "--scope", SCOPE_ENV)
     page(offset, limit, 1000)
     with open_rg(as_json) as rg:
-        found = rg.contradictions.conflicts(scope, limit=limit, offset=offset)
+        found = rg.contradictions.conflicts(
+            scope, limit=limit, offset=offset, as_of=as_of, valid_at=valid_at
+        )
     if as_json:
         emit_json(
             [
@@ -218,7 +230,7 @@ def supersede_cmd(
     \b
     Example:
       recollect-graph supersede "frontend build" uses vite --scope app
-      recollect-graph supersede --old 3f2a... --new 9b1c... --reason "benchmark" --json
+      recollect-graph supersede --old 3f2a... --new 9b1c... --scope app --reason "benchmark"
     """
     from recollect_graph.results import Supersession
 
@@ -232,11 +244,9 @@ def supersede_cmd(
     if entry_form:
         if old_id is None or new_id is None:
             raise InvalidInput("the entry form needs both --old ID and --new ID")
+        scope = need(scope, "--scope", SCOPE_ENV)
         with open_rg(as_json) as rg:
-            if scope:
-                rg.get(old_id, scope_id=scope, touch=False)
-                rg.get(new_id, scope_id=scope, touch=False)
-            out = rg.supersede_entry(old_id, new_id, reason=reason)
+            out = rg.supersede_entry(old_id, new_id, scope_id=scope, reason=reason)
     else:
         if entity is None or relation is None or new_value is None:
             raise InvalidInput("give all three of ENTITY RELATION NEW_VALUE")

@@ -238,7 +238,7 @@ def show_cmd(node_id: str, scope: str | None, limit: int, as_json: bool) -> None
       recollect-graph show 3f2c... --scope app
     """
     with open_rg(as_json) as rg:
-        found = rg.show(node_id, scope_id=scope, limit=limit)
+        found = rg.show(node_id, scope_id=need(scope, "--scope", "RECOLLECT_SCOPE"), limit=limit)
     if as_json:
         emit_json(found)
         return

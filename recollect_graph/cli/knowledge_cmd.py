@@ -12,6 +12,7 @@ from recollect_graph.cli.common import (
     fail_missing,
     input_name,
     need,
+    need_scope,
     open_rg,
     owner_option,
     page,
@@ -30,7 +31,7 @@ from recollect_graph.cli.output import (
     table,
 )
 from recollect_graph.errors import EntryNotFound, InvalidInput
-from recollect_graph.vocabulary import ENTRY_TYPES
+from recollect_graph.vocabulary import ENTRY_TYPES, SEARCH_KINDS
 
 if TYPE_CHECKING:
     from recollect_graph.facade import Recollect
@@ -194,6 +195,7 @@ def forget_cmd(entry_id: str, scope: str | None, as_json: bool) -> None:
     Example:
       recollect-graph forget 3f2a... --scope app --json
     """
+    scope = need_scope(scope)
     with open_rg(as_json) as rg:
         entry = rg.forget(entry_id, scope_id=scope)
         ops = rg.operations(entry.scope_id, limit=20)
@@ -231,6 +233,7 @@ def connect_cmd(
     Example:
       recollect-graph connect 3f2a... 9b1c... supports --reason "benchmark" --scope app
     """
+    scope = need_scope(scope)
     with open_rg(as_json) as rg:
         edge = rg.connect(
             source_id, target_id, relation, weight=weight, reason=reason, scope_id=scope
@@ -254,6 +257,7 @@ def undo_cmd(operation_id: str, scope: str | None, as_json: bool) -> None:
     Example:
       recollect-graph undo 7d0c... --scope app
     """
+    scope = need_scope(scope)
     with open_rg(as_json) as rg:
         op = rg.undo(operation_id, scope_id=scope)
     if as_json:
@@ -313,6 +317,7 @@ def outcome_cmd(result: str, entry_ids: tuple[str, ...], scope: str | None, as_j
     Example:
       recollect-graph outcome good 3f2a... 9b1c... --scope app
     """
+    scope = need_scope(scope)
     with open_rg(as_json) as rg:
         updated = rg.outcome(list(entry_ids), result, scope_id=scope)
     missing = [i for i in dict.fromkeys(entry_ids) if i not in updated]
@@ -356,8 +361,9 @@ def get_cmd(entry_ids: tuple[str, ...], scope: str | None, as_json: bool) -> Non
 
     \b
     Example:
-      recollect-graph get 3f2a... 9b1c... --json
+      recollect-graph get 3f2a... 9b1c... --scope app --json
     """
+    scope = need_scope(scope)
     with open_rg(as_json) as rg:
         entries = rg.get_many(list(entry_ids), scope_id=scope)
     found = {e.id for e in entries}
@@ -374,9 +380,18 @@ def get_cmd(entry_ids: tuple[str, ...], scope: str | None, as_json: bool) -> Non
 @click.command("recent")
 @scope_option
 @page_options(20, 10_000)
+@click.option("--as-of", metavar="ISO", help="Record time: what was known at a past moment.")
+@click.option("--valid-at", metavar="ISO", help="Valid time: what was true at a moment.")
 @json_option
 @handle_errors
-def recent_cmd(scope: str | None, offset: int, limit: int, as_json: bool) -> None:
+def recent_cmd(
+    scope: str | None,
+    offset: int,
+    limit: int,
+    as_of: str | None,
+    valid_at: str | None,
+    as_json: bool,
+) -> None:
     """List the newest current entries of a scope.
 
     A page, newest first: --offset skipped, then at most --limit.
@@ -385,11 +400,12 @@ def recent_cmd(scope: str | None, offset: int, limit: int, as_json: bool) -> Non
     Example:
       recollect-graph recent --scope app --limit 5
       recollect-graph recent --scope app --offset 5 --limit 5
+      recollect-graph recent --scope app --valid-at 2026-01-15 --as-of 2026-02-01
     """
     scope = need(scope, "--scope", "RECOLLECT_SCOPE")
     page(offset, limit, 10_000)
     with open_rg(as_json) as rg:
-        entries = rg.recent(scope, limit=limit, offset=offset)
+        entries = rg.recent(scope, limit=limit, offset=offset, as_of=as_of, valid_at=valid_at)
     if as_json:
         emit_json([e.model_dump(mode="json") for e in entries])
     else:
@@ -404,7 +420,19 @@ def recent_cmd(scope: str | None, offset: int, limit: int, as_json: bool) -> Non
 @click.option("--min-score", default=0.0, show_default=True, help="Drop hits scoring lower.")
 @click.option("--type", "entry_types", multiple=True, help="Keep this entry type (repeatable).")
 @click.option("--tag", "tags", multiple=True, help="Keep entries with this tag (repeatable).")
-@click.option("--as-of", metavar="ISO", help="Answer as of a past moment (ISO date-time).")
+@click.option(
+    "--kind",
+    "kinds",
+    multiple=True,
+    type=click.Choice(SEARCH_KINDS),
+    help="Keep hits of this kind: entry, turn or chunk (repeatable; default all).",
+)
+@click.option(
+    "--as-of", metavar="ISO", help="Record time: what was known at a past moment (ISO date-time)."
+)
+@click.option(
+    "--valid-at", metavar="ISO", help="Valid time: what was true at a moment (ISO date-time)."
+)
 @click.option("--include-superseded", is_flag=True, help="Also return retired entries.")
 @click.option("--include-deleted", is_flag=True, help="Also return soft-deleted entries.")
 @click.option("--hops", default=1, show_default=True, help="Graph expansion depth (0-3).")
@@ -418,7 +446,9 @@ def search_cmd(
     min_score: float,
     entry_types: tuple[str, ...],
     tags: tuple[str, ...],
+    kinds: tuple[str, ...],
     as_of: str | None,
+    valid_at: str | None,
     include_superseded: bool,
     include_deleted: bool,
     hops: int,
@@ -426,9 +456,16 @@ def search_cmd(
 ) -> None:
     """Hybrid search (meaning, keywords, graph, lifecycle) with a per-signal breakdown.
 
+    One ranked list of entries, conversation turns and document chunks; each hit says its kind
+    and where it came from (document and heading for a chunk, session for a turn). Only hits
+    above the relevance floor come back (RECOLLECT_SEARCH_FLOOR, docs/search.md): a search
+    about something the scope never mentions returns few or no hits.
+
     \b
     Example:
       recollect-graph search "build tool decision" --scope app --type decision --json
+      recollect-graph search "who was on call" --scope app --valid-at 2026-03-01
+      recollect-graph search "retry policy" --scope app --kind chunk --json
     """
     scope = need(scope, "--scope", "RECOLLECT_SCOPE")
     with open_rg(as_json) as rg:
@@ -440,6 +477,8 @@ def search_cmd(
             entry_types=list(entry_types) or None,
             tags=list(tags) or None,
             as_of=as_of,
+            valid_at=valid_at,
+            kinds=list(kinds) or None,
             include_superseded=include_superseded,
             include_deleted=include_deleted,
             hops=hops,
@@ -453,7 +492,9 @@ def search_cmd(
             "rank": h.rank,
             "score": f"{h.score:.3f}",
             **{k: f"{v:.2f}" for k, v in h.signals.model_dump().items()},
+            "kind": h.kind,
             "type": h.entry.entry_type,
+            "from": _origin(h.kind, h.origin),
             "text": short(h.entry.title or h.entry.content),
             "id": h.entry.id[:8],
         }
@@ -461,6 +502,18 @@ def search_cmd(
     ]
     click.echo(table(rows))
     click.echo(f"({len(hits)} hit{'s' if len(hits) != 1 else ''})")
+
+
+def _origin(kind: str, origin: dict[str, Any]) -> str:
+    """Where a hit came from, in a few words: document, heading and chunk; or session."""
+    if kind == "chunk":
+        where = " > ".join(
+            str(x) for x in (origin.get("document_title"), origin.get("heading")) if x
+        )
+        return short(f"{where} #{origin.get('chunk')}")
+    if kind == "turn":
+        return short(f"{origin.get('session_id')} #{origin.get('turn')}")
+    return ""
 
 
 COMMANDS = (

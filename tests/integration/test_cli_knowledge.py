@@ -112,19 +112,32 @@ def test_bad_input_is_one_line(run: Any, scope_id: str, tmp_path: Path) -> None:
 def test_connect_get_and_unknown_relation(run: Any, scope_id: str) -> None:
     a = data(run("remember", "Service A calls service B", "--scope", scope_id, "--json"))
     b = data(run("remember", "Service B owns the billing data", "--scope", scope_id, "--json"))
-    r = run("connect", a["id"], b["id"], "depends_on", "--reason", "billing", "--json")
+    r = run(
+        "connect",
+        a["id"],
+        b["id"],
+        "depends_on",
+        "--reason",
+        "billing",
+        "--json",
+        "--scope",
+        scope_id,
+    )
     edge = data(r)
     assert edge["relation"] == "depends_on" and edge["created"] is True
-    assert "already connected" in run("connect", a["id"], b["id"], "depends_on").stdout
+    assert (
+        "already connected"
+        in run("connect", a["id"], b["id"], "depends_on", "--scope", scope_id).stdout
+    )
 
     r = run("connect", a["id"], b["id"], "likes", "--scope", scope_id, ok=False)
     assert_one_line_error(r, "relation must be one of")
 
     got = data(run("get", b["id"], a["id"], "--scope", scope_id, "--json"))
     assert [e["id"] for e in got] == [b["id"], a["id"]]
-    text = run("get", a["id"]).stdout
+    text = run("get", a["id"], "--scope", scope_id).stdout
     assert a["id"] in text and "Service A calls service B" in text
-    r = run("get", a["id"], "no-such-id", ok=False)
+    r = run("get", a["id"], "no-such-id", "--scope", scope_id, ok=False)
     assert r.exit_code == 1 and a["id"] in r.stdout and "no-such-id" in r.stderr
     assert_one_line_error(run("get", a["id"], "--scope", "other-scope", ok=False), a["id"])
 
@@ -134,7 +147,7 @@ def test_forget_then_undo(run: Any, scope_id: str) -> None:
                  "--json"))  # fmt: skip
     out = data(run("forget", e["id"], "--scope", scope_id, "--json"))
     assert out["entry"]["id"] == e["id"] and out["operation_id"]
-    assert run("get", e["id"], ok=False).exit_code == 1
+    assert run("get", e["id"], "--scope", scope_id, ok=False).exit_code == 1
 
     ops = data(run("operations", "--scope", scope_id, "--json"))
     assert [(o["id"], o["kind"], o["entry_ids"]) for o in ops] == [
@@ -144,19 +157,23 @@ def test_forget_then_undo(run: Any, scope_id: str) -> None:
 
     op = data(run("undo", out["operation_id"], "--scope", scope_id, "--json"))
     assert op["undone_at"] is not None
-    assert data(run("get", e["id"], "--json"))[0]["content"] == e["content"]
-    r = run("undo", out["operation_id"], ok=False)
+    assert data(run("get", e["id"], "--json", "--scope", scope_id))[0]["content"] == e["content"]
+    r = run("undo", out["operation_id"], "--scope", scope_id, ok=False)
     assert_one_line_error(r, "already undone")
-    assert_one_line_error(run("forget", "no-such-id", ok=False), "no entry with id")
+    assert_one_line_error(
+        run("forget", "no-such-id", "--scope", scope_id, ok=False), "no entry with id"
+    )
 
 
 def test_outcome(run: Any, scope_id: str) -> None:
     e = data(run("remember", "Use pnpm, not npm", "--scope", scope_id, "--json"))
     out = data(run("outcome", "good", e["id"], "--scope", scope_id, "--json"))
     assert out == {"updated": [e["id"]], "not_found": []}
-    got = data(run("get", e["id"], "--json"))[0]
+    got = data(run("get", e["id"], "--json", "--scope", scope_id))[0]
     assert got["confidence_state"] == "verified" and got["half_life_days"] > e["half_life_days"]
-    assert_one_line_error(run("outcome", "meh", e["id"], ok=False), "result must be one of")
+    assert_one_line_error(
+        run("outcome", "meh", e["id"], "--scope", scope_id, ok=False), "result must be one of"
+    )
     r = run("outcome", "bad", e["id"], "nope", "--scope", scope_id, ok=False)
     assert r.exit_code == 1 and "nope" in r.stderr
 

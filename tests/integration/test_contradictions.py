@@ -122,7 +122,7 @@ def test_remember_records_contradictions_by_default(rg: Recollect, scope_id: str
     listed = rg.conflicts(scope_id)
     assert len(listed) == 1 and listed[0].type == "value_conflict"
     assert listed[0].source.id == new.id and listed[0].target.id == old
-    assert rg.get(old).retired_at is None  # recorded, not retired
+    assert rg.get(old, scope_id=scope_id).retired_at is None  # recorded, not retired
 
 
 def test_remember_reject_writes_nothing(rg: Recollect, scope_id: str) -> None:
@@ -146,13 +146,16 @@ def test_remember_supersede_and_undo(rg: Recollect, scope_id: str) -> None:
         on_conflict="supersede",
     )
     assert new.conflicts and new.conflicts[0]["superseded"]
-    retired = rg.get(old)
+    retired = rg.get(old, scope_id=scope_id)
     assert retired.retired_at is not None and retired.confidence == 0.1 and retired.valid_to
     hits = [h.entry.id for h in rg.search("API rate limit", scope_id=scope_id)]
     assert new.id in hits and old not in hits
-    rg.undo(new.conflicts[0]["operation_id"])
-    assert rg.get(old).retired_at is None and rg.get(old).confidence == 1.0
-    rg.forget(new.id)
+    rg.undo(new.conflicts[0]["operation_id"], scope_id=scope_id)
+    assert (
+        rg.get(old, scope_id=scope_id).retired_at is None
+        and rg.get(old, scope_id=scope_id).confidence == 1.0
+    )
+    rg.forget(new.id, scope_id=scope_id)
     after = dump(rg, scope_id)
     ops = [n for n in after[0] if "Operation" in n["l"]]
     assert [n for n in after[0] if "Operation" not in n["l"]] == before[0]
@@ -166,16 +169,21 @@ def test_supersede_by_claim_and_undo_restores_the_graph(rg: Recollect, scope_id:
     before = dump(rg, scope_id)
     out = rg.supersede(scope_id, "frontend build", "uses", "vite")
     assert out.created and out.superseded == [a]
-    new = rg.get(out.new_entry_id)
+    new = rg.get(out.new_entry_id, scope_id=scope_id)
     assert "vite" in new.content.lower()
-    assert rg.get(a).retired_at is not None and rg.get(unrelated).retired_at is None
+    assert (
+        rg.get(a, scope_id=scope_id).retired_at is not None
+        and rg.get(unrelated, scope_id=scope_id).retired_at is None
+    )
     edge = rg.query(
         "MATCH (:Entry {id: $n})-[r:SUPERSEDES]->(:Entry {id: $a}) RETURN count(r) AS n",
         {"n": new.id, "a": a},
     )
     assert edge == [{"n": 1}]
-    assert rg.get(b).retired_at is None  # different subject ("build" vs "frontend build")
-    rg.undo(out.operation_id)
+    assert (
+        rg.get(b, scope_id=scope_id).retired_at is None
+    )  # different subject ("build" vs "frontend build")
+    rg.undo(out.operation_id, scope_id=scope_id)
     after = dump(rg, scope_id)
     assert [n for n in after[0] if "Operation" not in n["l"]] == before[0]
     assert after[1] == before[1]
@@ -188,17 +196,17 @@ def test_supersede_by_claim_and_undo_restores_the_graph(rg: Recollect, scope_id:
 def test_supersede_entry(rg: Recollect, scope_id: str) -> None:
     a = remember(rg, scope_id, "Standup is at 9:30.")
     b = remember(rg, scope_id, "Standup moved to 10:00 on Mondays.")
-    out = rg.supersede_entry(a, b, reason="new time")
-    assert out.superseded == [a] and rg.get(a).retired_at is not None
+    out = rg.supersede_entry(a, b, reason="new time", scope_id=scope_id)
+    assert out.superseded == [a] and rg.get(a, scope_id=scope_id).retired_at is not None
     other = rg.remember("elsewhere", scope_id=scope_id + "-x", owner_id="k").id
     with pytest.raises(ScopeViolation):
-        rg.supersede_entry(a, other)
+        rg.supersede_entry(a, other, scope_id=scope_id)
     with pytest.raises(EntryNotFound):
-        rg.supersede_entry("nope", b)
+        rg.supersede_entry("nope", b, scope_id=scope_id)
     with pytest.raises(InvalidInput):
-        rg.supersede_entry(a, a)
-    rg.undo(out.operation_id)
-    assert rg.get(a).retired_at is None
+        rg.supersede_entry(a, a, scope_id=scope_id)
+    rg.undo(out.operation_id, scope_id=scope_id)
+    assert rg.get(a, scope_id=scope_id).retired_at is None
 
 
 def test_invalidate_without_and_with_replacement(rg: Recollect, scope_id: str) -> None:
@@ -207,16 +215,16 @@ def test_invalidate_without_and_with_replacement(rg: Recollect, scope_id: str) -
     keep = remember(rg, scope_id, "The ledger uses Postgres.")
     out = rg.invalidate(scope_id, "jenkins", reason="CI moved")
     assert sorted(out.invalidated) == sorted([a, b]) and out.replacement_id is None
-    weak = rg.get(a)
+    weak = rg.get(a, scope_id=scope_id)
     assert weak.confidence == pytest.approx(0.1) and weak.retired_at is None
-    assert rg.get(keep).confidence == 1.0
-    rg.undo(out.operation_id)
-    assert rg.get(a).confidence == 1.0
+    assert rg.get(keep, scope_id=scope_id).confidence == 1.0
+    rg.undo(out.operation_id, scope_id=scope_id)
+    assert rg.get(a, scope_id=scope_id).confidence == 1.0
     out = rg.invalidate(
         scope_id, "jenkins", reason="CI moved", replacement="CI runs on GitHub Actions."
     )
     rid = out.replacement_id
-    assert rid and rg.get(a).retired_at is not None
+    assert rid and rg.get(a, scope_id=scope_id).retired_at is not None
     n = rg.query(
         "MATCH (:Entry {id: $r})-[s:SUPERSEDES]->(o:Entry) RETURN count(s) AS n", {"r": rid}
     )
@@ -249,10 +257,10 @@ def test_resolve_a_conflict(rg: Recollect, scope_id: str) -> None:
     old = remember(rg, scope_id, "Kai owns the billing service.")
     new = rg.remember("Ana owns the billing service.", scope_id=scope_id, owner_id="ana").id
     out = rg.resolve(scope_id, new, old, keep=new)
-    assert out.loser == old and rg.get(old).retired_at is not None
+    assert out.loser == old and rg.get(old, scope_id=scope_id).retired_at is not None
     assert rg.conflicts(scope_id) == []
-    rg.undo(out.operation_id)
-    assert rg.get(old).retired_at is None and len(rg.conflicts(scope_id)) == 1
+    rg.undo(out.operation_id, scope_id=scope_id)
+    assert rg.get(old, scope_id=scope_id).retired_at is None and len(rg.conflicts(scope_id)) == 1
     with pytest.raises(InvalidInput):
         rg.resolve(scope_id, new, old, keep="someone-else")
 
@@ -266,12 +274,12 @@ def test_resolve_forgetting_the_loser_is_one_undoable_operation(
     out = rg.resolve(scope_id, new, old, keep=new, forget_loser=True)
     assert out.loser == old and out.operation_id
     with pytest.raises(EntryNotFound):
-        rg.get(old)
+        rg.get(old, scope_id=scope_id)
     ops = rg.operations(scope_id)
     assert len(ops) == ops_before + 1 and ops[0].id == out.operation_id
     assert ops[0].kind == "forget" and ops[0].entry_ids == [old]
-    rg.undo(out.operation_id)
-    assert rg.get(old).content == "Kai owns the search service."
+    rg.undo(out.operation_id, scope_id=scope_id)
+    assert rg.get(old, scope_id=scope_id).content == "Kai owns the search service."
     with pytest.raises(InvalidInput):  # nothing half-done: a missing conflict writes nothing
         rg.resolve(scope_id, new, "no-such-entry", keep=new, forget_loser=True)
     assert len(rg.operations(scope_id)) == ops_before + 1
@@ -304,15 +312,16 @@ def test_consolidation_dry_run_then_apply_then_undo(rg: Recollect, scope_id: str
     assert plan.archive == [weak] and pinned not in plan.archive and untouched not in plan.archive
     done = rg.consolidate(scope_id, dry_run=False)
     (cid,) = done.consolidated_ids
-    assert rg.get(cid).source_type == "consolidated"
+    assert rg.get(cid, scope_id=scope_id).source_type == "consolidated"
     derived = rg.query(
         "MATCH (:Entry {id: $c})-[:DERIVED_FROM]->(m) RETURN collect(m.id) AS m", {"c": cid}
     )[0]["m"]
     assert sorted(derived) == sorted(ids)
     assert (
-        all(rg.get(i).retired_at is not None for i in ids) and rg.get(weak).retired_at is not None
+        all(rg.get(i, scope_id=scope_id).retired_at is not None for i in ids)
+        and rg.get(weak, scope_id=scope_id).retired_at is not None
     )
-    rg.undo(done.operation_id)
+    rg.undo(done.operation_id, scope_id=scope_id)
     after = dump(rg, scope_id)
     assert [n for n in after[0] if "Operation" not in n["l"]] == before[0] and after[1] == before[1]
 
@@ -322,12 +331,12 @@ def test_forget_retracts_claims_and_orphan_entities(rg: Recollect, scope_id: str
     assert rg.query("MATCH (e:Entity {scope_id: $s}) RETURN count(e) AS n", {"s": scope_id}) == [
         {"n": 1}
     ]
-    rg.forget(eid)
+    rg.forget(eid, scope_id=scope_id)
     assert rg.query(
         "MATCH (n {scope_id: $s}) WHERE n:Claim OR n:Entity RETURN count(n) AS n", {"s": scope_id}
     ) == [{"n": 0}]
     assert rg.check_contradiction("Amy owns the quantum scheduler.", scope_id=scope_id).ok
-    rg.undo(rg.operations(scope_id)[0].id)
+    rg.undo(rg.operations(scope_id)[0].id, scope_id=scope_id)
     assert not rg.check_contradiction("Amy owns the quantum scheduler.", scope_id=scope_id).ok
 
 

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from recollect_graph import Recollect
-from recollect_graph.errors import EntryNotFound, InvalidInput, ScopeViolation
+from recollect_graph.errors import EntryNotFound, InvalidInput
 from recollect_graph.redaction import marker
 
 
@@ -186,22 +186,22 @@ def test_remember_many_reports_acknowledged_progress(rg: Recollect, scope_id: st
 def test_connect_rules(rg: Recollect, scope_id: str) -> None:
     a = rg.remember("decided to move to vite", scope_id=scope_id, owner_id="kai")
     b = rg.remember("build times dropped by half", scope_id=scope_id, owner_id="kai")
-    edge = rg.connect(a.id, b.id, "leads_to", weight=0.7, reason="faster builds")
+    edge = rg.connect(a.id, b.id, "leads_to", weight=0.7, reason="faster builds", scope_id=scope_id)
     assert edge.created and edge.relation == "leads_to" and edge.weight == 0.7
-    again = rg.connect(a.id, b.id, "LEADS_TO", weight=0.2)
+    again = rg.connect(a.id, b.id, "LEADS_TO", weight=0.2, scope_id=scope_id)
     assert again.created is False and again.weight == 0.7
     assert _edges(rg, scope_id) == 1
     with pytest.raises(InvalidInput, match="relation must be one of"):
-        rg.connect(a.id, b.id, "loves")
+        rg.connect(a.id, b.id, "loves", scope_id=scope_id)
     with pytest.raises(InvalidInput, match="weight"):
-        rg.connect(a.id, b.id, "supports", weight=1.5)
+        rg.connect(a.id, b.id, "supports", weight=1.5, scope_id=scope_id)
     with pytest.raises(EntryNotFound):
-        rg.connect(a.id, "no-such-id", "supports")
+        rg.connect(a.id, "no-such-id", "supports", scope_id=scope_id)
     with pytest.raises(InvalidInput):
-        rg.connect(a.id, a.id, "supports")
+        rg.connect(a.id, a.id, "supports", scope_id=scope_id)
     other = rg.remember("unrelated", scope_id=scope_id + "-x", owner_id="kai")
-    with pytest.raises(ScopeViolation):
-        rg.connect(a.id, other.id, "supports")
+    with pytest.raises(EntryNotFound):  # another scope's id is not found in this scope
+        rg.connect(a.id, other.id, "supports", scope_id=scope_id)
     with pytest.raises(EntryNotFound):
         rg.connect(a.id, b.id, "supports", scope_id=scope_id + "-x")
     assert _edges(rg, scope_id) == 1
@@ -225,7 +225,7 @@ def test_recent_is_newest_first_and_current_only(rg: Recollect, scope_id: str) -
 def test_get_many_keeps_order_and_scope(rg: Recollect, scope_id: str) -> None:
     es = [rg.remember(f"item {i}", scope_id=scope_id, owner_id="kai") for i in range(3)]
     ids = [es[2].id, "nope", es[0].id, es[2].id]
-    assert [e.id for e in rg.get_many(ids)] == [es[2].id, es[0].id]
+    assert [e.id for e in rg.get_many(ids, scope_id=scope_id)] == [es[2].id, es[0].id]
     assert rg.get_many(ids, scope_id="another-scope") == []
     with pytest.raises(EntryNotFound):
         rg.get(es[0].id, scope_id="another-scope")
@@ -234,41 +234,41 @@ def test_get_many_keeps_order_and_scope(rg: Recollect, scope_id: str) -> None:
 def test_forget_deletes_edges_and_undo_restores(rg: Recollect, scope_id: str) -> None:
     a = rg.remember("the cache is disabled in prod", scope_id=scope_id, owner_id="kai")
     b = rg.remember("cache stampede incident", scope_id=scope_id, owner_id="kai")
-    rg.connect(b.id, a.id, "leads_to", reason="incident")
-    gone = rg.forget(a.id)
+    rg.connect(b.id, a.id, "leads_to", reason="incident", scope_id=scope_id)
+    gone = rg.forget(a.id, scope_id=scope_id)
     assert gone.id == a.id
-    assert rg.get_many([a.id]) == [] and _edges(rg, scope_id) == 0
+    assert rg.get_many([a.id], scope_id=scope_id) == [] and _edges(rg, scope_id) == 0
     assert not any(h.entry.id == a.id for h in rg.search("cache disabled", scope_id=scope_id))
     with pytest.raises(EntryNotFound):
-        rg.forget(a.id)
+        rg.forget(a.id, scope_id=scope_id)
     with pytest.raises(EntryNotFound):
         rg.forget(b.id, scope_id="another-scope")
     op = rg.operations(scope_id)[0]
     assert op.kind == "forget" and op.entry_ids == [a.id]
-    rg.undo(op.id)
-    back = rg.get(a.id)
+    rg.undo(op.id, scope_id=scope_id)
+    back = rg.get(a.id, scope_id=scope_id)
     assert back.content == a.content and back.created_at == a.created_at
     assert _edges(rg, scope_id) == 1
     assert rg.search("cache disabled in production", scope_id=scope_id)[0].entry.id == a.id
     with pytest.raises(InvalidInput, match="already undone"):
-        rg.undo(op.id)
+        rg.undo(op.id, scope_id=scope_id)
 
 
 def test_outcome_feedback(rg: Recollect, scope_id: str) -> None:
     e = rg.remember("use --frozen-lockfile in CI", scope_id=scope_id, owner_id="kai")
-    assert rg.outcome([e.id, "missing"], "good") == [e.id]
-    good = rg.get(e.id)
+    assert rg.outcome([e.id, "missing"], "good", scope_id=scope_id) == [e.id]
+    good = rg.get(e.id, scope_id=scope_id)
     assert good.half_life_days == e.half_life_days + 5 and good.outcome_score == 1
     assert good.confidence_state == "verified"
-    rg.outcome([e.id], "bad")
-    bad = rg.get(e.id)
+    rg.outcome([e.id], "bad", scope_id=scope_id)
+    bad = rg.get(e.id, scope_id=scope_id)
     assert bad.half_life_days == good.half_life_days - 3 and bad.outcome_score == -1
     assert bad.confidence_state == "active"
     for _ in range(5):
-        rg.outcome([e.id], "bad")
-    assert rg.get(e.id).half_life_days == 1.0
+        rg.outcome([e.id], "bad", scope_id=scope_id)
+    assert rg.get(e.id, scope_id=scope_id).half_life_days == 1.0
     with pytest.raises(InvalidInput):
-        rg.outcome([e.id], "meh")
+        rg.outcome([e.id], "meh", scope_id=scope_id)
 
 
 def test_strength_and_stale_state(rg: Recollect, scope_id: str) -> None:
@@ -276,17 +276,17 @@ def test_strength_and_stale_state(rg: Recollect, scope_id: str) -> None:
     assert e.strength == pytest.approx(1.0, abs=1e-3)
     old = datetime.now(UTC) - timedelta(days=45)
     rg.query("MATCH (e:Entry {id: $id}) SET e.created_at = $t", {"id": e.id, "t": old}, write=True)
-    aged = rg.get(e.id)
+    aged = rg.get(e.id, scope_id=scope_id)
     assert aged.confidence_state == "stale"
     assert aged.strength == pytest.approx(0.5 ** (45 / 7), rel=0.01)
     pinned = rg.remember("pinned knowledge", scope_id=scope_id, owner_id="kai", pinned=True)
     rg.query(
         "MATCH (e:Entry {id: $id}) SET e.created_at = $t", {"id": pinned.id, "t": old}, write=True
     )
-    assert rg.get(pinned.id).strength == 1.0
+    assert rg.get(pinned.id, scope_id=scope_id).strength == 1.0
     hits = rg.search("old knowledge", scope_id=scope_id)
     assert hits[0].entry.id == e.id
-    woke = rg.get(e.id)
+    woke = rg.get(e.id, scope_id=scope_id)
     assert woke.confidence_state == "observed" and woke.access_count == 1
 
 

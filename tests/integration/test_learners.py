@@ -161,7 +161,7 @@ def test_a_migration_supersedes_what_mentions_the_old_tool(
     # undoable like any invalidation
     op = next(o for o in rg.operations(scope_id) if o.kind == "invalidate")
     rg.undo(op.id, scope_id=scope_id)
-    assert rg.get(note.id).retired_at is None
+    assert rg.get(note.id, scope_id=scope_id).retired_at is None
 
 
 def test_dry_run_writes_nothing(

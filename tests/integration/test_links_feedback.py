@@ -28,10 +28,10 @@ def test_feedback_moves_score_and_counts_use(mem: Memories, rg: Recollect, scope
     a = rg.remember("Use --frozen-lockfile in CI installs.", scope_id=scope_id, owner_id="k").id
     out = mem.feedback([{"id": a, "useful": True, "confidence": 10}])
     assert out["updated_memories"] == [{"id": a, "score": 6.0, "feedback_confidence": 10.0}]
-    e = rg.get(a)
+    e = rg.get(a, scope_id=scope_id)
     assert e.score == 6.0 and e.access_count == 1
     mem.feedback([{"id": a, "useful": False, "confidence": 6}])
-    e = rg.get(a)
+    e = rg.get(a, scope_id=scope_id)
     assert e.score == pytest.approx(5.5) and e.feedback_confidence == pytest.approx(8.0)
     assert e.access_count == 2 and e.soft_deleted_at is None
 
@@ -53,7 +53,7 @@ def test_unknown_and_bad_items_are_reported_per_item(
     )
     assert [m["id"] for m in out["updated_memories"]] == [a]
     assert len(out["errors"]) == 5
-    assert rg.get(other).score == 5.0  # another scope's memory is not found here
+    assert rg.get(other, scope_id=scope_id).score == 5.0  # another scope's memory is not found here
 
 
 def test_repeated_low_confidence_not_useful_soft_deletes(
@@ -61,11 +61,17 @@ def test_repeated_low_confidence_not_useful_soft_deletes(
 ) -> None:
     a = rg.remember("The VPN config lives in /etc/old", scope_id=scope_id, owner_id="k").id
     first = mem.feedback([{"id": a, "useful": False, "confidence": 2}])
-    assert first["soft_deleted_memories"] == [] and rg.get(a).soft_deleted_at is None
+    assert (
+        first["soft_deleted_memories"] == []
+        and rg.get(a, scope_id=scope_id).soft_deleted_at is None
+    )
     mem.feedback([{"id": a, "useful": False, "confidence": 9}])  # not low confidence: no count
-    assert rg.get(a).soft_deleted_at is None
+    assert rg.get(a, scope_id=scope_id).soft_deleted_at is None
     second = mem.feedback([{"id": a, "useful": False, "confidence": 1}])
-    assert second["soft_deleted_memories"] == [a] and rg.get(a).soft_deleted_at is not None
+    assert (
+        second["soft_deleted_memories"] == [a]
+        and rg.get(a, scope_id=scope_id).soft_deleted_at is not None
+    )
     assert mem.restore([a])["restored"] == [a]
 
 
@@ -85,7 +91,7 @@ def test_feedback_thresholds_are_settings(rg: Recollect, scope_id: str) -> None:
 def test_link_feedback_changes_weight(mem: Memories, rg: Recollect, scope_id: str) -> None:
     a = rg.remember("cause", scope_id=scope_id, owner_id="k").id
     b = rg.remember("effect", scope_id=scope_id, owner_id="k").id
-    rg.connect(a, b, "leads_to", weight=0.5)
+    rg.connect(a, b, "leads_to", weight=0.5, scope_id=scope_id)
     rid = rg.query("MATCH (:Entry {id: $a})-[r:LEADS_TO]->() RETURN elementId(r) AS id", {"a": a})[
         0
     ]["id"]
@@ -145,7 +151,7 @@ def test_suggest_links_types_and_exclusions(mem: Memories, rg: Recollect, scope_
     assert 0 < sup["weighted_score"] <= 1
 
     before = rg.query("MATCH (n {scope_id: $s})-[r]->() RETURN count(r) AS n", {"s": scope_id})
-    rg.connect(new, old, "supersedes")
+    rg.connect(new, old, "supersedes", scope_id=scope_id)
     assert all(c["candidate_id"] != old for c in mem.suggest_links(new)["candidates"])
     assert all(
         c["candidate_id"] != new for c in mem.suggest_links(old)["candidates"]

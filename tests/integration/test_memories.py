@@ -31,7 +31,8 @@ def test_insert_with_inline_links_and_dedup(mem: Memories, rg: Recollect) -> Non
     )
     assert [m["title"] for m in out["inserted_memories"]] == ["Vite build", "Slow CI"]
     vite, ci = (m["id"] for m in out["inserted_memories"])
-    assert rg.get(vite).score == 7 and rg.get(ci).source_type == "inferred"
+    assert rg.get(vite, scope_id=mem.scope_id).score == 7
+    assert rg.get(ci, scope_id=mem.scope_id).source_type == "inferred"
     again = mem.insert([{"title": "Vite build", "content": "something else entirely"}])
     assert again["inserted_memories"] == []
     assert (
@@ -156,7 +157,7 @@ def test_search_modes(mem: Memories, rg: Recollect) -> None:
     assert set(titles["results"][0]) == {"id", "title", "score"}
     by_ids = mem.search(ids=[ids[3], "unknown", ids[1]])
     assert [r["memory"]["id"] for r in by_ids["results"]] == [ids[3], ids[1]]
-    assert rg.get(ids[3]).access_count >= 1
+    assert rg.get(ids[3], scope_id=mem.scope_id).access_count >= 1
     assert mem.search(ids=ids, sort_by="frequent")["results"][0]["memory"]["usage_count"] >= 1
     with pytest.raises(InvalidInput, match="query is required"):
         mem.search("")
@@ -177,7 +178,7 @@ def test_soft_delete_restore_and_undo(mem: Memories, rg: Recollect, scope_id: st
     assert mem.search("temp directory", include_deleted=True)["results"][0]["memory"][
         "soft_deleted"
     ]
-    rg.undo(out["operation_id"])
+    rg.undo(out["operation_id"], scope_id=scope_id)
     assert mem.search("temp directory build agents")["results"][0]["memory"]["id"] == mid
     mem.delete([mid], reason="duplicate")
     assert mem.restore([mid, "missing"]) == {"restored": [mid], "not_found": ["missing"]}

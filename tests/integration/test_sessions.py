@@ -156,8 +156,10 @@ def test_search_uses_the_conversation_context(rg: Recollect, scope_id: str) -> N
     assert hits["b"].via and hits["b"].via.startswith("answers ")
     assert hits["b"].signals.context > 0
     named = {h.entry.source_id: h for h in rg.search("what did Gina do?", scope_id=scope_id)}
-    assert named["b"].signals.context >= 0.5 and named["c"].signals.context == 0
+    assert named["b"].signals.context >= 0.5
+    assert "c" not in named or named["c"].signals.context == 0  # Jon's: below the floor or 0
     dated = {
         h.entry.source_id: h for h in rg.search("what happened on 8 May 2023", scope_id=scope_id)
     }
-    assert dated["c"].signals.context == 1.0 and dated["d"].signals.context == 0
+    assert dated["c"].signals.context == 1.0
+    assert "d" not in dated or dated["d"].signals.context == 0  # another day

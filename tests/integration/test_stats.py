@@ -82,7 +82,7 @@ def test_show_a_node_and_its_neighbourhood(rg: Recollect, scope_id: str) -> None
     with pytest.raises(NodeNotFound, match="no node"):
         rg.show("no-such-id", scope_id=scope_id)
     with pytest.raises(InvalidInput, match="limit"):
-        rg.show(ids[0], limit=0)
+        rg.show(ids[0], limit=0, scope_id=scope_id)
 
 
 def test_cli_stats_and_show(run: Any, scope_id: str) -> None:
@@ -94,6 +94,6 @@ def test_cli_stats_and_show(run: Any, scope_id: str) -> None:
     assert "pending link suggestions: 0" in r.stdout and "store size:" in r.stdout
     r = run("show", entry_id, "--scope", scope_id, "--json")
     assert data(r)["nodes"][0]["props"]["content"] == "We deploy on Fridays."
-    r = run("show", entry_id)
+    r = run("show", entry_id, "--scope", scope_id)
     assert f"Entry {entry_id}" in r.stdout and "content:" in r.stdout
     assert_one_line_error(run("show", "nope", "--scope", scope_id, ok=False), "no node")

@@ -115,7 +115,9 @@ def run_ops(rg: Recollect, job: dict[str, Any]) -> dict[str, Any]:
                     owner_id=f"w{w}",
                     source_id=f"w{w}-rev-{j}",
                 )
-                rg.supersede_entry(rnd.choice(job["policies"]), new.id, reason=f"w{w} rev {j}")
+                rg.supersede_entry(
+                    rnd.choice(job["policies"]), new.id, reason=f"w{w} rev {j}", scope_id=scope
+                )
             elif kind == "search":
                 hits = rg.search("how long do services cache?", scope_id=scope, limit=5)
                 touched.update(h.entry.id for h in hits)

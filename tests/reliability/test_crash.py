@@ -267,18 +267,22 @@ class Supersede(Scenario):
             rg.supersede(self.scope, "frontend build", "uses", "vite")
 
     def after_crash(self, rg: Recollect) -> None:
-        assert rg.get(self.old, touch=False).retired_at is None  # nothing half-happened:
+        assert (
+            rg.get(self.old, scope_id=self.scope, touch=False).retired_at is None
+        )  # nothing half-happened:
         assert _count(rg, self.edges, s=self.scope) == 0
         assert _entries(rg, self.scope) == 1  # not even the new-value entry
 
     def rerun(self, rg: Recollect) -> None:
         res = rg.supersede(self.scope, "frontend build", "uses", "vite")
         assert res.superseded == [self.old] and res.created
-        assert rg.get(self.old, touch=False).retired_at is not None
+        assert rg.get(self.old, scope_id=self.scope, touch=False).retired_at is not None
         assert _count(rg, self.edges, s=self.scope) == 1
         assert _entries(rg, self.scope) == 2  # the old statement and one new-value entry
         assert rg.supersede(self.scope, "frontend build", "uses", "vite").superseded == []
-        rg.undo(res.operation_id)  # the re-run wrote the new-value entry, so undo removes it
+        rg.undo(
+            res.operation_id, scope_id=self.scope
+        )  # the re-run wrote the new-value entry, so undo removes it
         assert _undone(dump(rg, self.scope)) == self.before
 
 
@@ -327,7 +331,7 @@ def check_consolidated_exactly(rg: Recollect, scope: str, clusters: int, before:
     assert violations(rg, scope) == {}
     again = rg.consolidate(scope, dry_run=False)
     assert again.merges == [] and not again.applied
-    rg.undo(done.operation_id)
+    rg.undo(done.operation_id, scope_id=scope)
     assert _undone(dump(rg, scope)) == before
     assert violations(rg, scope) == {}
 

@@ -45,11 +45,11 @@ def test_a_scope_used_through_the_api_is_clean(rg: Recollect, two_scopes: tuple[
     mem = rg.memories.in_scope(s, "kai")
     mem.insert([{"title": "Queue choice", "content": "Jobs go through the Postgres queue"}])
     rg.forget(many[3].id, scope_id=s)
-    rg.undo(rg.operations(s, limit=1)[0].id)
+    rg.undo(rg.operations(s, limit=1)[0].id, scope_id=s)
     rg.forget(many[4].id, scope_id=s)
     mem.sweep(min_score=0.0)
     mem.feedback([{"id": many[2].id, "useful": True}])
-    assert rg.get(old.id).retired_at is not None
+    assert rg.get(old.id, scope_id=s).retired_at is not None
     found = rg.check_invariants(s)
     assert list(found) == list(CHECKS)
     assert {k: v for k, v in found.items() if v} == {}
@@ -178,14 +178,14 @@ def test_forgetting_a_superseding_entry_brings_back_what_it_superseded(
     s, _ = two_scopes
     old = rg.remember("The frontend build uses webpack", scope_id=s, owner_id="kai")
     new = rg.supersede(s, "frontend build", "uses", "vite").new_entry_id
-    assert rg.get(old.id).retired_at is not None
+    assert rg.get(old.id, scope_id=s).retired_at is not None
     rg.forget(new, scope_id=s)
-    back = rg.get(old.id)
+    back = rg.get(old.id, scope_id=s)
     assert (back.retired_at, back.valid_to, back.confidence) == (None, None, old.confidence)
     assert violations(rg, s) == {}
     # undo of the forget restores the supersession: retired again, by the entry, with its edge
-    rg.undo(rg.operations(s, limit=1)[0].id)
-    again = rg.get(old.id)
+    rg.undo(rg.operations(s, limit=1)[0].id, scope_id=s)
+    again = rg.get(old.id, scope_id=s)
     assert again.retired_at is not None and again.confidence < old.confidence
     edges = rg.query(
         "MATCH (:Entry {id: $new})-[r:SUPERSEDES]->(o:Entry {id: $old}) "
@@ -235,13 +235,13 @@ def test_forgetting_and_restoring_a_turn_keeps_the_session_whole(
     rg.forget(added.turn_ids[1], scope_id=s)
     assert (texts(), count()) == (["point 0", "point 2"], 2)
     assert violations(rg, s) == {}
-    rg.undo(rg.operations(s, limit=1)[0].id)
+    rg.undo(rg.operations(s, limit=1)[0].id, scope_id=s)
     assert (texts(), count()) == (["point 0", "point 1", "point 2"], 3)
     assert violations(rg, s) == {}
     # the last turn forgotten, a new one added, then the forget undone: no seq is given twice
     rg.forget(added.turn_ids[2], scope_id=s)
     more = [{"id": "t3", "speaker": "Ana", "text": "point 3"}]
     rg.sessions.add_turns("chat", more, scope_id=s, owner_id="kai", index=False)
-    rg.undo(rg.operations(s, limit=1)[0].id)
+    rg.undo(rg.operations(s, limit=1)[0].id, scope_id=s)
     assert (texts(), count()) == (["point 0", "point 1", "point 2", "point 3"], 4)
     assert violations(rg, s) == {}

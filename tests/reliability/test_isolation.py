@@ -96,7 +96,8 @@ def dump(rg: Recollect, scope: str) -> list[Any]:
 
 def scopes_of(rg: Recollect, ids: list[str]) -> set[str]:
     """The scopes the entries with these ids live in (looked up across every scope)."""
-    return {e.scope_id for e in rg.get_many(ids)}
+    rows = rg.query("MATCH (e:Entry) WHERE e.id IN $ids RETURN e.scope_id AS s", {"ids": ids})
+    return {r["s"] for r in rows}
 
 
 def reads_stay_home(rg: Recollect, me: Side, other: Side, query: str) -> None:
@@ -147,10 +148,10 @@ def writes_stay_home(rg: Recollect, me: Side, other: Side) -> None:
         rg.connect(x, y, "supports", scope_id=s)
     with pytest.raises(InvalidInput):  # EntryNotFound or ScopeViolation
         rg.connect(mine, x, "supports", scope_id=s)
-    with pytest.raises(InvalidInput):  # supersede_entry has no scope: crossing is refused
-        rg.supersede_entry(x, mine)
+    with pytest.raises(InvalidInput):  # another scope's id is not found in this scope
+        rg.supersede_entry(x, mine, scope_id=s)
     with pytest.raises(InvalidInput):
-        rg.supersede_entry(mine, x)
+        rg.supersede_entry(mine, x, scope_id=s)
     mem = rg.memories.in_scope(s, "probe")
     fb = mem.feedback([{"id": x, "useful": False, "confidence": 1}])
     assert fb["updated_memories"] == [] and len(fb["errors"]) == 1

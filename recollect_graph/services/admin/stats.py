@@ -17,6 +17,7 @@ from recollect_graph.db.client import Db
 from recollect_graph.db.schema import list_indexes
 from recollect_graph.errors import InvalidInput, NodeNotFound
 from recollect_graph.services.kernel.times import native
+from recollect_graph.services.kernel.validation import require_scope
 from recollect_graph.vocabulary import KEY_LABELS
 
 
@@ -91,9 +92,11 @@ class Stats:
             [{type, outgoing, label, id, scope_id, caption}], total, more}]}``.
 
         Raises:
-            InvalidInput: ``limit`` is out of range.
-            NodeNotFound: No node has that id (in that scope).
+            InvalidInput: ``limit`` is out of range, or no ``scope_id`` (required: an id is
+                resolved within one scope).
+            NodeNotFound: No node has that id in that scope.
         """
+        scope_id = require_scope(scope_id)
         if not node_id or not node_id.strip():
             raise InvalidInput("a node id is required")
         if not 1 <= limit <= 1000:

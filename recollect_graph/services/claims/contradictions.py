@@ -11,6 +11,7 @@ import json
 import re
 import subprocess
 from collections.abc import Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -33,11 +34,12 @@ from recollect_graph.results import (
     Supersession,
 )
 from recollect_graph.services.claims import store as claim_store
-from recollect_graph.services.kernel.times import native, now_utc
+from recollect_graph.services.kernel.times import aware, native, now_utc
 from recollect_graph.services.kernel.validation import (
     MAX_OFFSET,
     in_range,
     optional_text,
+    require_scope,
     require_text,
 )
 from recollect_graph.services.knowledge import changesets, footprint
@@ -132,7 +134,9 @@ class Contradictions:
         found = claim_store.find_conflicts(
             self.db.read, claims, scope_id=scope_id, owner_id=owner_id, exclude_ids=[], now=now
         )
-        entries = {e.id: e for e in self.knowledge.get_many([f[0] for f in found])}
+        entries = {
+            e.id: e for e in self.knowledge.get_many([f[0] for f in found], scope_id=scope_id)
+        }
         conflicts = [
             Conflict(
                 type=v.type,
@@ -149,19 +153,31 @@ class Contradictions:
             ok=not conflicts, conflicts=conflicts, claims=[c.to_dict() for c in claims]
         )
 
-    def conflicts(self, scope_id: str, *, limit: int = 50, offset: int = 0) -> list[OpenConflict]:
+    def conflicts(
+        self,
+        scope_id: str,
+        *,
+        limit: int = 50,
+        offset: int = 0,
+        as_of: datetime | str | None = None,
+        valid_at: datetime | str | None = None,
+    ) -> list[OpenConflict]:
         """Open contradictions of a scope (CONTRADICTS edges between current entries).
 
         A page: strongest first (then newest, ties by the two ids), the first ``offset`` skipped,
-        then at most ``limit``.
+        then at most ``limit``. ``as_of`` (record time): the contradictions open at that moment
+        between entries known then; ``valid_at`` (valid time): between entries both true then.
         """
+        now = now_utc()
         rows = self.db.read(
             "conflicts/open",
             scope_id=require_text(scope_id, "scope_id"),
             skip=int(in_range(offset, "offset", 0, MAX_OFFSET)),
             limit=int(in_range(limit, "limit", 1, 1000)),
+            as_of=aware(as_of, "as_of"),
+            valid_at=aware(valid_at, "valid_at"),
+            now=now,
         )
-        now = now_utc()
         return [
             OpenConflict(
                 source=entry_from_row(r["source"], now=now),
@@ -331,9 +347,18 @@ class Contradictions:
                 for r in rows]  # fmt: skip
 
     def supersede_entry(
-        self, old_id: str, new_id: str, *, reason: str | None = None
+        self,
+        old_id: str,
+        new_id: str,
+        *,
+        scope_id: str | None = None,
+        reason: str | None = None,
     ) -> EntrySupersession:
-        """``new_id`` supersedes ``old_id`` (same scope): old retired, edge written, undoable."""
+        """``new_id`` supersedes ``old_id`` (both in ``scope_id``): old retired, edge written.
+
+        Undoable. ``scope_id`` is required: an id of another scope is not found.
+        """
+        scope_id = require_scope(scope_id)
         if old_id == new_id:
             raise InvalidInput("an entry cannot supersede itself")
         reason = optional_text(reason, "reason")
@@ -341,9 +366,9 @@ class Contradictions:
 
         def tx_fn(tx: Tx) -> EntrySupersession:
             ends = tx.run("entries/endpoints", source_id=new_id, target_id=old_id)[0]
-            if ends["source_scope"] is None:
+            if ends["source_scope"] != scope_id:
                 raise EntryNotFound(new_id)
-            if ends["target_scope"] is None:
+            if ends["target_scope"] != scope_id:
                 raise EntryNotFound(old_id)
             if ends["source_scope"] != ends["target_scope"]:
                 raise ScopeViolation("cannot supersede across scopes")

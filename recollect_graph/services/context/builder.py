@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import Any
 
 from recollect_graph.db.client import Db
@@ -49,7 +50,7 @@ from recollect_graph.services.context.budget import (
     Packer,
     TokenCounter,
 )
-from recollect_graph.services.kernel.times import now_utc
+from recollect_graph.services.kernel.times import aware, now_utc
 from recollect_graph.services.kernel.validation import in_range, require_text
 from recollect_graph.services.search.hybrid import Search, lucene_query
 
@@ -90,6 +91,8 @@ class ContextPack:
         owner_id: str | None = None,
         ids: bool = True,
         touch: bool = False,
+        as_of: datetime | str | None = None,
+        valid_at: datetime | str | None = None,
     ) -> Pack:
         """Build a pack for ``query`` that never exceeds ``budget_tokens``.
 
@@ -100,6 +103,11 @@ class ContextPack:
             owner_id: Only entries and documents of this owner.
             ids: Write item ids in the Markdown (``False`` saves tokens; ``citations`` keep them).
             touch: Let the entry search record the access (``access_count``).
+            as_of: Record time: only what was recorded (and believed) at that moment, and
+                documents ingested by then.
+            valid_at: Valid time: only what was true at that moment (the rules of search).
+                With either time, the pack has no related-entries, entities or relations
+                sections (they follow the graph as it is now).
 
         Returns:
             The :class:`Pack`.
@@ -111,11 +119,14 @@ class ContextPack:
         scope_id = require_text(scope_id, "scope_id")
         budget = int(in_range(budget_tokens, "budget_tokens", 1, 1_000_000))
         n = max(5, min(50, budget // 40))
-        entries = self._entries(query, scope_id, owner_id, n, touch)
-        chunks = self._chunks(query, scope_id, owner_id, n)
+        when = {"as_of": aware(as_of, "as_of"), "valid_at": aware(valid_at, "valid_at")}
+        entries = self._entries(query, scope_id, owner_id, n, touch, when)
+        chunks = self._chunks(query, scope_id, owner_id, n, when)
         secondary: dict[str, list[Item]] = {}
 
         def more(picked: list[Item]) -> dict[str, list[Item]]:
+            if when["as_of"] is not None or when["valid_at"] is not None:
+                return secondary
             picked_e = [it for it in picked if it.section == "entries"]
             picked_c = [it for it in picked if it.section == "chunks"]
             secondary.update(self._secondary(scope_id, owner_id, picked_e, picked_c, entries))
@@ -143,11 +154,24 @@ class ContextPack:
         return s.w_semantic / total, s.w_keyword / total
 
     def _entries(
-        self, query: str, scope_id: str, owner_id: str | None, n: int, touch: bool
+        self,
+        query: str,
+        scope_id: str,
+        owner_id: str | None,
+        n: int,
+        touch: bool,
+        when: dict[str, datetime | None],
     ) -> list[Item]:
         ws, wk = self._weights()
         hits = self.search.search(
-            query, scope_id=scope_id, limit=n * (3 if owner_id else 1), hops=0, touch=touch
+            query,
+            scope_id=scope_id,
+            limit=n * (3 if owner_id else 1),
+            hops=0,
+            touch=touch,
+            kinds=("entry", "turn"),
+            as_of=when["as_of"],
+            valid_at=when["valid_at"],
         )
         out = []
         for h in hits:
@@ -162,7 +186,14 @@ class ContextPack:
             out.append(Item("entries", e.id, rel, prefix, _flat(e.content), citation=cite))
         return out[:n]
 
-    def _chunks(self, query: str, scope_id: str, owner_id: str | None, n: int) -> list[Item]:
+    def _chunks(
+        self,
+        query: str,
+        scope_id: str,
+        owner_id: str | None,
+        n: int,
+        when: dict[str, datetime | None],
+    ) -> list[Item]:
         ws, wk = self._weights()
         vector = self.embedder.embed_one(query)
         k = max(self.search.settings.search_candidates, n)
@@ -174,6 +205,7 @@ class ContextPack:
                 k=k,
                 scope_id=scope_id,
                 owner_id=owner_id,
+                **when,
             )
             full = bool(rows) and int(rows[0]["window"]) >= k
             if len(rows) >= n or not full or k >= 4000:

@@ -70,6 +70,17 @@ def require_text(value: Any, name: str, *, max_len: int | None = None) -> str:
     return text
 
 
+def require_scope(scope_id: Any) -> str:
+    """The scope an id-taking call resolves its ids in; :class:`InvalidInput` when none is given.
+
+    An id is looked up within one scope, never across all of them: another scope's id behaves as
+    not found, and a call with no scope is refused (it never falls back to every scope).
+    """
+    if scope_id is None or (isinstance(scope_id, str) and not scope_id.strip()):
+        raise InvalidInput("scope_id is required: ids are looked up within one scope")
+    return require_text(scope_id, "scope_id")
+
+
 def optional_text(value: Any, name: str, *, max_len: int | None = None) -> str | None:
     """``None`` or a non-empty string."""
     if value is None:

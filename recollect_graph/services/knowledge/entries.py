@@ -43,6 +43,7 @@ from recollect_graph.services.kernel.validation import (
     json_map,
     one_of,
     optional_text,
+    require_scope,
     require_text,
     tag_list,
 )
@@ -60,6 +61,8 @@ Progress = Callable[[int, int], None]
 #: ``remember_many(in_batch_tx=...)``: runs in each batch's transaction with its entries.
 BatchHook = Callable[[Tx, list[Entry]], None]
 ON_CONFLICT = ("record", "supersede", "reject")
+#: How far ahead of this clock a given ``created_at`` may be (another machine's clock).
+CLOCK_SKEW = timedelta(minutes=5)
 _REMEMBER_KEYS = frozenset(
     {
         "content",
@@ -78,6 +81,7 @@ _REMEMBER_KEYS = frozenset(
         "source_type",
         "valid_from",
         "valid_to",
+        "created_at",
         "context_hints",
         "emotional_valence",
         "score",
@@ -153,7 +157,11 @@ class Knowledge(History):
             **opts: ``entry_type`` ("note"), ``auto_classify`` (False), ``tags``, ``summary``,
                 ``source`` ("system"), ``source_id``, ``metadata``, ``confidence`` (1.0),
                 ``half_life_days`` (7.0), ``pinned`` (False), ``title``, ``description``,
-                ``source_type`` ("observed"), ``valid_from``, ``valid_to``, ``context_hints``,
+                ``source_type`` ("observed"), ``valid_from``, ``valid_to`` (valid time: when
+                it was true; a ``valid_from`` ahead keeps it out of current search until then),
+                ``created_at`` (record time, default now: a past moment for historical
+                material, so decay and ``as_of`` treat it as that old; refused in the future),
+                ``context_hints``,
                 ``emotional_valence`` (inferred), ``score`` (5.0, Lore's 0-10 quality),
                 ``force`` (False: the same content in a scope returns the existing entry),
                 ``on_conflict`` ("record": contradictions with current knowledge become
@@ -328,6 +336,14 @@ class Knowledge(History):
         }
         if props["valid_from"] and props["valid_to"] and props["valid_to"] <= props["valid_from"]:
             raise InvalidInput(f"item {i}: valid_to must be after valid_from")
+        created = aware(item.get("created_at"), f"item {i}: created_at")
+        if created is not None:
+            if created > now_utc() + CLOCK_SKEW:
+                raise InvalidInput(
+                    f"item {i}: created_at is in the future ({created.isoformat()}); a past "
+                    "created_at records historical material, a future one is refused"
+                )
+            props["created_at"] = created
         on_conflict = one_of(
             item.get("on_conflict", "record"), f"item {i}: on_conflict", ON_CONFLICT
         )
@@ -399,7 +415,7 @@ class Knowledge(History):
                 embedding_model=self.embedder.model_id,
                 schema_fit=fit,
                 half_life_days=lifecycle.adjust_half_life(p["half_life_days"], fit),
-                created_at=now + timedelta(microseconds=i),
+                created_at=p.get("created_at") or now + timedelta(microseconds=i),
             )
             eid = entry_id(
                 scope_id, content_sha=p["content_hash"], source_id=p["source_id"], force=r["force"]
@@ -480,8 +496,12 @@ class Knowledge(History):
 
         Args:
             ids: Entry ids.
-            scope_id: When given, ids of other scopes behave as not found.
+            scope_id: The scope (required): ids of other scopes behave as not found.
+
+        Raises:
+            InvalidInput: No scope, or ``ids`` is not a list.
         """
+        scope_id = require_scope(scope_id)
         if isinstance(ids, (str, bytes, Mapping)) or not isinstance(ids, Iterable):
             raise InvalidInput("ids must be a list of strings")
         wanted = list(dict.fromkeys(str(i) for i in ids))
@@ -503,7 +523,7 @@ class Knowledge(History):
 
         Args:
             entry_id: The entry.
-            scope_id: Refuse an entry of another scope.
+            scope_id: The scope (required): an entry of another scope is not found.
             owner_id: Who viewed it (recorded with the access).
             touch: Record a ``view`` in the access history (default); off for lookups.
         """
@@ -514,16 +534,34 @@ class Knowledge(History):
             self.access.record(found[0].scope_id, "view", [found[0].id], owner_id=owner_id)
         return found[0]
 
-    def recent(self, scope_id: str, *, limit: int = 20, offset: int = 0) -> list[Entry]:
-        """The newest current entries of a scope (not superseded, not deleted).
+    def recent(
+        self,
+        scope_id: str,
+        *,
+        limit: int = 20,
+        offset: int = 0,
+        as_of: datetime | str | None = None,
+        valid_at: datetime | str | None = None,
+    ) -> list[Entry]:
+        """The newest current entries of a scope (not superseded, not deleted, valid now).
 
         A page: the first ``offset`` skipped (newest first, ties by id), then at most ``limit``.
+        ``as_of`` (record time) answers with what was recorded and believed at a past moment;
+        ``valid_at`` (valid time) with what was true at a moment (the same rules as search).
         """
         scope_id = require_text(scope_id, "scope_id")
         limit = int(in_range(limit, "limit", 1, 10_000))
         skip = int(in_range(offset, "offset", 0, MAX_OFFSET))
         now = now_utc()
-        rows = self.db.read("entries/recent", scope_id=scope_id, skip=skip, limit=limit, now=now)
+        rows = self.db.read(
+            "entries/recent",
+            scope_id=scope_id,
+            skip=skip,
+            limit=limit,
+            now=now,
+            as_of=aware(as_of, "as_of"),
+            valid_at=aware(valid_at, "valid_at"),
+        )
         return [entry_from_row(r["entry"], now=now) for r in rows]
 
     # -- edges -------------------------------------------------------------------------------
@@ -542,9 +580,11 @@ class Knowledge(History):
 
         Raises:
             InvalidInput: Unknown relation, weight outside [0, 1], an entry to itself.
-            EntryNotFound: Either entry does not exist (in ``scope_id`` when given).
+            InvalidInput: No ``scope_id`` (ids are resolved within one scope).
+            EntryNotFound: Either entry does not exist in ``scope_id``.
             ScopeViolation: The entries are in different scopes.
         """
+        scope_id = require_scope(scope_id)
         rel = one_of(str(relation).lower(), "relation", RELATIONS)
         weight = in_range(weight, "weight", 0, 1)
         if source_id == target_id:
@@ -591,8 +631,9 @@ class Knowledge(History):
         """Outcome feedback: ``good`` adds 5 days of half-life and verifies; ``bad`` removes 3.
 
         Returns:
-            The ids that were updated (unknown ids are left out).
+            The ids that were updated (unknown ids and other scopes' ids are left out).
         """
+        scope_id = require_scope(scope_id)
         result = one_of(result, "result", ("good", "bad"))
         good = result == "good"
         rows = self.db.write(

@@ -23,6 +23,7 @@ from recollect_graph.services.kernel.validation import (
     MAX_CONTENT_CHARS,
     MAX_OFFSET,
     in_range,
+    require_scope,
     require_text,
 )
 from recollect_graph.services.knowledge import changesets, footprint
@@ -47,8 +48,10 @@ class History:
         back; a turn is taken out of its session's chain and count. ``undo`` reverses all of it.
 
         Raises:
-            EntryNotFound: No such entry (in ``scope_id`` when given).
+            InvalidInput: No ``scope_id`` (ids are resolved within one scope).
+            EntryNotFound: No such entry in ``scope_id``.
         """
+        scope_id = require_scope(scope_id)
         now = now_utc()
         return self.db.write_tx(lambda tx: self.forget_in(tx, entry_id, scope_id, now, actor)[0])
 
@@ -231,9 +234,10 @@ class History:
         ``soft_delete`` restores, lifecycle changes revert their change set.
 
         Raises:
-            OperationNotFound: No such operation (in ``scope_id`` when given).
-            InvalidInput: Already undone.
+            OperationNotFound: No such operation in ``scope_id``.
+            InvalidInput: Already undone, or no ``scope_id``.
         """
+        scope_id = require_scope(scope_id)
         now = now_utc()
 
         def tx_fn(tx: Tx) -> Operation:

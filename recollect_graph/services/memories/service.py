@@ -269,6 +269,7 @@ class Memories:
                     weight=round(h.signals.semantic, 4),
                     reason=f"auto-linked from {how}: {h.signals.semantic:.2f}{why}",
                     origin="auto",
+                    scope_id=entry.scope_id,
                 )
                 return {
                     "source_memory_id": edge.source_id,
@@ -421,6 +422,7 @@ class Memories:
                 if source_type
                 else None,
                 owner_id=self.owner_id,
+                kinds=("entry", "turn"),
             )
             pairs = [
                 (

@@ -7,8 +7,15 @@
    stop words) less the names of the scope's speakers; when every name the query mentions is a
    speaker, the vector side uses the query with the names replaced by "they"
    (:mod:`.search_text`).
-2. Relevance: ``w_semantic*semantic + w_keyword*keyword`` (or reciprocal-rank fusion).
-3. Graph: entries within ``hops`` edges of the best hits, or sharing entities with them, get
+   Document chunks come from their own indexes and join the same list (:mod:`.kinds`);
+   ``kinds`` keeps some of ``entry``, ``turn`` and ``chunk``.
+2. Relevance: ``w_semantic*semantic + w_keyword*keyword`` (or reciprocal-rank fusion). The
+   relevance floor: a candidate whose semantic similarity is under ``search_floor`` and whose
+   keyword score is under ``search_floor_keyword`` is dropped, unless step 3 finds it next to a
+   hit above the floor or it is a turn whose context signal (step 4: the query names its speaker
+   or its date) reaches ``FLOOR_CONTEXT``; strength, quality and usage never bring it back.
+3. Graph: entries within ``hops`` edges of the best hits above the floor, or sharing entities
+   with them, get
    ``graph = seed relevance x edge weights``; neighbours that were not candidates join the results.
 4. Final score: relevance plus ``w_graph*graph + w_strength*strength + w_quality*score/10 +
    w_usage*log2(1+uses)/log2(101) + w_context*context``, where ``context`` (conversation turns)
@@ -40,12 +47,16 @@ from recollect_graph.services.kernel.validation import in_range, require_text
 from recollect_graph.services.knowledge import lifecycle
 from recollect_graph.services.knowledge.access import Access
 from recollect_graph.services.knowledge.rows import entry_from_row
+from recollect_graph.services.search import kinds as hit_kinds
 from recollect_graph.services.search.query_text import keyword_terms, substance, without_names
 from recollect_graph.settings import Settings
 
 _WORD = re.compile(r"[\w][\w.\-]*[\w]|\w", re.UNICODE)
 _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 RRF_K = 60
+#: A conversation turn whose context signal reaches this (the query names its speaker or its
+#: date) passes the relevance floor: the question is about it.
+FLOOR_CONTEXT = 0.5
 #: Entities mentioned by more entries than this are hubs: sharing them says little.
 MAX_ENTITY_FANOUT = 50
 
@@ -91,13 +102,15 @@ class Search:
         source_types: Sequence[str] | None = None,
         created_after: datetime | str | None = None,
         as_of: datetime | str | None = None,
+        valid_at: datetime | str | None = None,
         include_superseded: bool = False,
         include_deleted: bool = False,
         hops: int = 1,
         touch: bool = True,
         owner_id: str | None = None,
+        kinds: Sequence[str] | str | None = None,
     ) -> list[Hit]:
-        """Find entries by meaning, keyword and graph neighbourhood.
+        """Find entries, conversation turns and document chunks by meaning, keyword and graph.
 
         Args:
             query: Free text (non-empty).
@@ -108,22 +121,36 @@ class Search:
             tags: Keep entries carrying any of these tags.
             source_types: Keep entries of these source types.
             created_after: Keep entries created at or after this moment.
-            as_of: Answer as of a past moment (what was believed and valid then).
+            as_of: Record time: answer as of a past moment (what was recorded and believed then,
+                and valid then unless ``valid_at`` says another moment).
+            valid_at: Valid time: what was true at this moment (entries whose validity,
+                ``valid_from`` or else their creation, up to ``valid_to``, covers it; entries
+                retired since count: they were true then). Without it, what is valid now: an
+                entry whose ``valid_from`` is still ahead is not returned.
             include_superseded: Also return retired (superseded or invalidated) entries.
             include_deleted: Also return soft-deleted entries.
             hops: Graph expansion depth (0-3; 0 turns the graph signal off).
             touch: Record the access (default): bump the hits' usage and add a ``search``
                 event to the access history. Off for previews and benchmarks.
             owner_id: Who searched (recorded with the access; filters nothing).
+            kinds: Keep hits of these kinds (``entry``, ``turn``, ``chunk``; default: all).
+                Chunks are left out when an entry-only filter (``entry_types``, ``tags``,
+                ``source_types``, ``created_after``) is given.
 
         Returns:
-            Hits, best first, each with its score breakdown.
+            Hits, best first, each with its kind, origin and score breakdown; only hits above
+            the relevance floor (``search_floor`` settings), so possibly fewer than ``limit``.
         """
         query = require_text(query, "query", max_len=10_000)
         scope_id = require_text(scope_id, "scope_id")
         limit = int(in_range(limit, "limit", 1, 1000))
         hops = int(in_range(hops, "hops", 0, 3))
         min_score = in_range(min_score, "min_score", 0, 10)
+        wanted = hit_kinds.check_kinds(kinds)
+        entry_kinds = None if wanted is None else [k for k in wanted if k != "chunk"]
+        want_chunks = (wanted is None or "chunk" in wanted) and not (
+            entry_types or tags or source_types or created_after
+        )
         now = now_utc()
         terms, names = keyword_terms(query)
         unnamed_text = without_names(query, names)
@@ -143,18 +170,23 @@ class Search:
             "source_types": list(source_types) if source_types else None,
             "created_after": aware(created_after, "created_after"),
             "as_of": aware(as_of, "as_of"),
+            "valid_at": aware(valid_at, "valid_at"),
             "include_superseded": bool(include_superseded),
             "include_deleted": bool(include_deleted),
             "now": now,
+            "kinds": entry_kinds,
         }
         cues_ = conversation_cues(query)
-        cands = self._candidates(params, limit)
+        cands = self._candidates(params, limit) if entry_kinds != [] else []
         if cands and cands[0].get("unnamed"):
             vector = vector_unnamed or vector
         scored = self._relevance(cands)
+        for c in scored.values():
+            c["relevant"] = self.above_floor(c["semantic"], c["keyword"])
         graph: dict[str, tuple[float, str]] = {}
-        if hops > 0 and scored:
-            seeds = sorted(scored.values(), key=lambda c: -c["relevance"])[: max(limit, 5)]
+        relevant = [c for c in scored.values() if c["relevant"]]
+        if hops > 0 and relevant:
+            seeds = sorted(relevant, key=lambda c: -c["relevance"])[: max(limit, 5)]
             for row in self.db.read(
                 "search/expand",
                 seeds=[{"id": c["entry"]["id"], "relevance": c["relevance"]} for c in seeds],
@@ -164,6 +196,8 @@ class Search:
                 include_superseded=params["include_superseded"],
                 include_deleted=params["include_deleted"],
                 as_of=params["as_of"],
+                valid_at=params["valid_at"],
+                kinds=entry_kinds,
                 now=now,
                 max_fanout=MAX_ENTITY_FANOUT,
                 limit=limit * 3,
@@ -177,19 +211,49 @@ class Search:
                         "keyword": 0.0,
                         "relevance": 0.0,
                         "graph_only": True,
+                        "relevant": False,
                     }
+        if want_chunks:
+            scored.update(self._chunks(params, vector))
         hits = self._fuse(scored, graph, now, min_score, limit, scope_id, cues_)
-        if touch and hits:
+        used = [h.entry.id for h in hits if h.kind != "chunk"]
+        if touch and used:
             self.db.write(
                 "entries/bump_access",
-                ids=[h.entry.id for h in hits],
+                ids=used,
                 now=now,
                 stale_days=lifecycle.STALE_AFTER_DAYS,
             )
-            self.access.record(
-                scope_id, "search", [h.entry.id for h in hits], owner_id=owner_id, query=query
-            )
+            self.access.record(scope_id, "search", used, owner_id=owner_id, query=query)
         return hits
+
+    def above_floor(self, semantic: float, keyword: float) -> bool:
+        """Whether a candidate's own relevance reaches the floor (``search_floor`` settings).
+
+        Only the relevance signals count: semantic similarity (raw cosine) or the keyword score
+        (normalised by the best). A graph neighbour of a hit above the floor is kept as well;
+        strength, quality and usage never lift a hit over it.
+        """
+        s = self.settings
+        return semantic >= s.search_floor or (keyword > 0 and keyword >= s.search_floor_keyword)
+
+    def _chunks(self, params: dict[str, Any], vector: list[float]) -> dict[str, dict[str, Any]]:
+        """Document chunks scored like entries (keyword normalised among chunks)."""
+        rows = self.db.read(
+            "search/chunks",
+            vector=vector,
+            lucene=params["lucene"],
+            k=self.settings.search_candidates,
+            scope_id=params["scope_id"],
+            as_of=params["as_of"],
+            valid_at=params["valid_at"],
+            include_deleted=params["include_deleted"],
+        )
+        out = self._relevance(rows)
+        for c in out.values():
+            c["kind"] = "chunk"
+            c["relevant"] = self.above_floor(c["semantic"], c["keyword"])
+        return out
 
     def _candidates(self, params: dict[str, Any], limit: int) -> list[dict[str, Any]]:
         """Index candidates; widen the index window when filters leave too few."""
@@ -236,13 +300,24 @@ class Search:
     ) -> list[Hit]:
         """Final scores from slim rows; full records are fetched only for the hits returned."""
         s = self.settings
-        ranked = []
+        ranked: list[_Ranked] = []
         for eid, c in scored.items():
             row = c["entry"]
             g, via = graph.get(eid, (0.0, None))
             g = min(1.0, g)
+            chunk = c.get("kind") == "chunk"
+            ctx = 0.0 if chunk else context_signal(row, via, g, cues_)
+            if not c.get("relevant", True) and g <= 0 and ctx < FLOOR_CONTEXT:
+                continue  # below the relevance floor: no neighbour of a hit above it, no cue
             if c.get("graph_only") and s.fusion != "rrf":
                 c["relevance"] = s.w_semantic * c["semantic"]
+            if chunk:
+                strength, quality, usage = hit_kinds.CHUNK_STRENGTH, hit_kinds.CHUNK_QUALITY, 0.0
+                score = c["relevance"] + s.w_strength * strength + s.w_quality * quality
+                ranked.append(
+                    (round(score, 4), eid, c, 0.0, None, strength, quality, 0.0, 0.0, 0.0)
+                )
+                continue
             strength = lifecycle.strength(
                 created_at=native(row["created_at"]),
                 last_accessed_at=native(row.get("last_accessed_at")),
@@ -255,7 +330,6 @@ class Search:
             )
             quality = float(row["score"] if row.get("score") is not None else 5.0) / 10.0
             usage = usage_signal(int(row.get("access_count") or 0))
-            ctx = context_signal(row, via, g, cues_)
             brevity = 1.0 - substance(row.get("length")) if row.get("speaker") else 0.0
             score = (
                 c["relevance"]
@@ -269,19 +343,19 @@ class Search:
             ranked.append((round(score, 4), eid, c, g, via, strength, quality, usage, ctx, brevity))
         ranked.sort(key=lambda t: (-t[0], t[1]))
         top = [t for t in ranked if t[0] >= min_score][:limit]
+        entry_ids = [t[1] for t in top if t[2].get("kind") != "chunk"]
         full = (
             {
                 r["entry"]["id"]: r["entry"]
-                for r in self.db.read(
-                    "entries/get_many", ids=[t[1] for t in top], scope_id=scope_id
-                )
+                for r in self.db.read("entries/get_many", ids=entry_ids, scope_id=scope_id)
             }
-            if top
+            if entry_ids
             else {}
         )
         hits: list[Hit] = []
         for score, eid, c, g, via, strength, quality, usage, ctx, brevity in top:
-            if eid not in full:
+            chunk = c.get("kind") == "chunk"
+            if not chunk and eid not in full:
                 continue
             sig = Signals(
                 semantic=round(c["semantic"], 4),
@@ -293,19 +367,29 @@ class Search:
                 context=round(ctx, 4),
                 brevity=round(brevity, 4),
             )
+            if chunk:
+                entry = hit_kinds.chunk_entry(c["entry"], scope_id, now)
+                kind, origin = "chunk", hit_kinds.chunk_origin(c["entry"])
+            else:
+                entry = entry_from_row(full[eid], now=now)
+                kind, origin = hit_kinds.entry_kind(full[eid]), hit_kinds.entry_origin(full[eid])
             hits.append(
                 Hit(
-                    entry=entry_from_row(full[eid], now=now),
+                    entry=entry,
                     score=score,
                     signals=sig,
                     via=via,
                     rank=len(hits) + 1,
+                    kind=kind,
+                    origin=origin,
                 )
             )
         return hits
 
 
 _NAME = re.compile(r"\b[A-Z][a-z]{1,20}\b")
+#: score, id, candidate, graph, via, strength, quality, usage, context, brevity
+_Ranked = tuple[float, str, dict[str, Any], float, str | None, float, float, float, float, float]
 
 
 def conversation_cues(query: str) -> tuple[set[str], list[Any]]:

@@ -1,0 +1,79 @@
+"""The relevance floor (issue 19 item 1, issue 21 item 3).
+
+Before: with nothing relevant, search still returned ``limit`` hits whose semantic and keyword
+scores were 0.00, and strength, quality and usage ranked them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from recollect_graph import Recollect, Settings
+from tests.helpers import data
+
+CORPUS = [
+    "The response cache is disabled in production until the eviction bug is fixed",
+    "We moved the frontend build from webpack to vite",
+    "Error code ZQX-7731 means the payment gateway rejected the merchant key",
+    "Daily standup moved to 9:30 for the platform team",
+    "Ana is on call for the billing service this week",
+    "Postmortem: eviction storm after cache config change on Friday",
+    "The staging database is restored from the nightly snapshot",
+    "Pull requests need two approvals before merging to main",
+]
+OFF_TOPIC = [
+    "What is the boiling point of tungsten?",
+    "Which river flows through Ulaanbaatar?",
+    "How long do you poach an egg?",
+]
+
+
+@pytest.fixture
+def corpus(rg: Recollect, scope_id: str) -> list[str]:
+    es = rg.remember_many(
+        [{"content": c, "pinned": True, "score": 10} for c in CORPUS],
+        scope_id=scope_id,
+        owner_id="kai",
+    )
+    ids = [e.id for e in es]
+    for _ in range(3):  # usage: every entry is well used
+        rg.knowledge.touch(ids)
+    return ids
+
+
+@pytest.mark.parametrize("query", OFF_TOPIC)
+def test_nothing_relevant_returns_no_hits_however_strong_the_entries(
+    rg: Recollect, scope_id: str, corpus: list[str], query: str
+) -> None:
+    assert rg.search(query, scope_id=scope_id, limit=10) == []
+
+
+def test_relevant_hits_still_come_and_are_above_the_floor(
+    rg: Recollect, scope_id: str, corpus: list[str]
+) -> None:
+    hits = rg.search("which bundler builds the web frontend", scope_id=scope_id)
+    assert hits[0].entry.id == corpus[1]
+    assert len(hits) < len(CORPUS)  # not filled up to the limit
+    floor = rg.settings
+    for h in hits:
+        s = h.signals
+        assert (
+            s.semantic >= floor.search_floor
+            or s.keyword >= floor.search_floor_keyword
+            or s.graph > 0
+        ), h
+
+
+def test_the_floor_is_a_setting(rg: Recollect, scope_id: str, corpus: list[str]) -> None:
+    off = Settings.model_validate(
+        {**rg.settings.model_dump(), "search_floor": 0, "search_floor_keyword": 0}
+    )
+    unfloored = Recollect(rg.db, off, embedder=rg.embedder, spacy=rg.spacy)
+    assert len(unfloored.search(OFF_TOPIC[0], scope_id=scope_id, limit=5)) == 5
+
+
+def test_cli_search_with_nothing_relevant(run: Any, scope_id: str, corpus: list[str]) -> None:
+    assert data(run("search", OFF_TOPIC[1], "--scope", scope_id, "--json")) == []
+    assert "(0 hits)" in run("search", OFF_TOPIC[1], "--scope", scope_id).stdout
