@@ -9,9 +9,13 @@
 //   full-text search when it is null. Scores: semantic is the raw cosine similarity to the query
 //   vector (from the index for vector hits, computed for keyword-only hits); keyword is the
 //   Lucene score (0 when the entry did not match the text).
-//   Current entries only unless asked: not retired (superseded), not soft-deleted, valid now; with
-//   $as_of, what was believed and valid at that moment.
-// Params: $vector (list of floats), $vector_unnamed (list of floats or null), $lucene (string or null), $terms (list of escaped lower-case words), $names (list of lower-case names), $k (int), $scope_id (string), $entry_types (list or null), $tags (list or null), $source_types (list or null), $created_after (datetime or null), $as_of (datetime or null), $include_superseded (bool), $include_deleted (bool), $now (datetime)
+//   Current entries only unless asked: not retired (superseded), not soft-deleted, valid now (an
+//   entry whose valid_from is still ahead is not valid yet). Record time: with $as_of, what was
+//   recorded and believed at that moment. Valid time: with $valid_at, what was true at that moment
+//   (its valid_from, or its creation when it has none, at or before it; its valid_to after it;
+//   an entry retired since counts, it was true then). Times compare with $valid_at, else
+//   $as_of, else $now.
+// Params: $vector (list of floats), $vector_unnamed (list of floats or null), $lucene (string or null), $terms (list of escaped lower-case words), $names (list of lower-case names), $k (int), $scope_id (string), $entry_types (list or null), $tags (list or null), $source_types (list or null), $created_after (datetime or null), $as_of (datetime or null), $valid_at (datetime or null), $kinds (list of 'entry'/'turn', or null: both), $include_superseded (bool), $include_deleted (bool), $now (datetime)
 // Returns: id, created_at, last_accessed_at, half_life_days, access_count, emotional_valence,
 //   confidence, pinned, score (what fusion needs), semantic (float), keyword (float), vector_hit (bool),
 //   window (int: how many vector hits the index gave before filtering; k means it may have more),
@@ -56,14 +60,16 @@ WHERE e.scope_id = $scope_id
   AND ($created_after IS NULL OR e.created_at >= $created_after)
   AND ($include_deleted OR e.soft_deleted_at IS NULL
        OR ($as_of IS NOT NULL AND e.soft_deleted_at > $as_of))
-  AND (CASE WHEN $as_of IS NULL
-         THEN ($include_superseded OR (e.retired_at IS NULL
-               AND (e.valid_to IS NULL OR e.valid_to > $now)))
-         ELSE e.created_at <= $as_of
-              AND ($include_superseded OR ((e.retired_at IS NULL OR e.retired_at > $as_of)
-                   AND (e.valid_from IS NULL OR e.valid_from <= $as_of)
-                   AND (e.valid_to IS NULL OR e.valid_to > $as_of)))
-       END)
+  AND ($as_of IS NULL OR e.created_at <= $as_of)
+  AND ($kinds IS NULL OR (CASE WHEN e.entry_type = 'conversation_turn' THEN 'turn'
+                                ELSE 'entry' END) IN $kinds)
+  AND ($include_superseded
+       OR (($valid_at IS NOT NULL OR e.retired_at IS NULL
+            OR ($as_of IS NOT NULL AND e.retired_at > $as_of))
+           AND coalesce(CASE WHEN $valid_at IS NULL THEN e.valid_from
+                             ELSE coalesce(e.valid_from, e.created_at) END
+                        <= coalesce($valid_at, $as_of, $now), true)
+           AND (e.valid_to IS NULL OR e.valid_to > coalesce($valid_at, $as_of, $now))))
 RETURN e.id AS id, e.created_at AS created_at, e.last_accessed_at AS last_accessed_at,
        e.half_life_days AS half_life_days, e.access_count AS access_count,
        e.emotional_valence AS emotional_valence, e.confidence AS confidence, e.pinned AS pinned,
