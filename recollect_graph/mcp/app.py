@@ -80,23 +80,39 @@ def describe_validation(err: ValidationError, limit: int = 5) -> str:
     return "; ".join(parts) + (f" (and {more} more)" if more > 0 else "")
 
 
-def strip_titles(schema: Any) -> None:
-    """Drop the ``title`` pydantic writes on every schema node (it repeats the name; tokens).
+def compact_schema(schema: Any, *, output: bool = False) -> None:
+    """Shrink a pydantic JSON schema in place without changing what it accepts or promises.
 
-    Walks only schema positions, so a property that is *named* ``title`` stays.
+    Drops what costs an agent tokens and tells it nothing: the ``title`` pydantic writes on every
+    node (it repeats the name), ``"default": null``, and the ``anyOf [X, null]`` of an optional
+    argument (optional already: not required). In an output schema also the models' docstrings
+    and the default ``additionalProperties: true``. Walks only schema positions, so a property
+    that is *named* ``title`` stays.
     """
     if not isinstance(schema, dict):
         return
+    any_of = schema.get("anyOf")
+    if isinstance(any_of, list) and len(any_of) == 2 and {"type": "null"} in any_of:
+        (other,) = [a for a in any_of if a != {"type": "null"}]
+        del schema["anyOf"]
+        schema.update({k: v for k, v in other.items() if k not in schema})
     if isinstance(schema.get("title"), str):
         del schema["title"]
+    if "default" in schema and schema["default"] is None:
+        del schema["default"]
+    if output:
+        if "properties" in schema:
+            schema.pop("description", None)
+        if schema.get("additionalProperties") is True:
+            del schema["additionalProperties"]
     for key in ("properties", "$defs"):
         for sub in (schema.get(key) or {}).values():
-            strip_titles(sub)
+            compact_schema(sub, output=output)
     for key in ("anyOf", "allOf", "oneOf", "prefixItems"):
         for sub in schema.get(key) or []:
-            strip_titles(sub)
+            compact_schema(sub, output=output)
     for key in ("items", "additionalProperties"):
-        strip_titles(schema.get(key))
+        compact_schema(schema.get(key), output=output)
 
 
 class StrictServer(MCPServer):
@@ -165,9 +181,9 @@ class Toolbox:
             tool = self.server._tool_manager.get_tool(name)
             if tool is not None:
                 tool.parameters["additionalProperties"] = False  # what StrictServer enforces
-                strip_titles(tool.parameters)
+                compact_schema(tool.parameters)
                 if tool.fn_metadata.output_schema is not None:
-                    strip_titles(tool.fn_metadata.output_schema)
+                    compact_schema(tool.fn_metadata.output_schema, output=True)
             return fn
 
         return decorator
