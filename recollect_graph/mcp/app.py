@@ -3,8 +3,8 @@
 :class:`StrictServer` is the SDK's :class:`~mcp.server.mcpserver.MCPServer` with three rules of its
 own: an argument a tool does not declare is refused, an argument that breaks the tool's input
 schema is refused with a short ``field: problem`` line (never pydantic's raw text and URL), and
-every refusal or failure is the same ``{"error": {"code", "message"}}`` object, as text and as
-structured content, with ``isError: true``. :class:`Toolbox` registers a tool only when it is in
+every refusal or failure is the same ``{"error": {"code", "message"}}`` object, as the text of a
+result with ``isError: true``. :class:`Toolbox` registers a tool only when it is in
 the served subset (``--tools``) and validates each answer against the tool's output model, which
 is also its ``outputSchema``.
 """
@@ -41,6 +41,9 @@ DELETE = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world
 def error_result(code: str, message: str) -> CallToolResult:
     """A tool error the agent can read: ``{"error": {"code", "message"}}`` with ``isError``.
 
+    The object is the text content only: clients (the TypeScript SDK, the MCP Inspector) check
+    any structured content against the tool's ``outputSchema``, which describes success.
+
     Example:
         >>> error_result("not_found", "no entry with id 'x'").is_error
         True
@@ -48,7 +51,6 @@ def error_result(code: str, message: str) -> CallToolResult:
     data = {"error": {"code": code, "message": message}}
     return CallToolResult(
         content=[TextContent(type="text", text=json.dumps(data, ensure_ascii=False))],
-        structured_content=data,
         is_error=True,
     )
 
