@@ -86,15 +86,16 @@ def compact_schema(schema: Any, *, output: bool = False) -> None:
     """Shrink a pydantic JSON schema in place without changing what it accepts or promises.
 
     Drops what costs an agent tokens and tells it nothing: the ``title`` pydantic writes on every
-    node (it repeats the name), ``"default": null``, and the ``anyOf [X, null]`` of an optional
-    argument (optional already: not required). In an output schema also the models' docstrings
-    and the default ``additionalProperties: true``. Walks only schema positions, so a property
-    that is *named* ``title`` stays.
+    node (it repeats the name), ``"default": null``, and, in an input schema, the
+    ``anyOf [X, null]`` of an optional argument (optional already: not required; a null is still
+    accepted). In an output schema, where null is a value the answer may hold, the union stays,
+    and the models' docstrings and the default ``additionalProperties: true`` go. Walks only
+    schema positions, so a property that is *named* ``title`` stays.
     """
     if not isinstance(schema, dict):
         return
     any_of = schema.get("anyOf")
-    if isinstance(any_of, list) and len(any_of) == 2 and {"type": "null"} in any_of:
+    if not output and isinstance(any_of, list) and len(any_of) == 2 and {"type": "null"} in any_of:
         (other,) = [a for a in any_of if a != {"type": "null"}]
         del schema["anyOf"]
         schema.update({k: v for k, v in other.items() if k not in schema})
@@ -118,7 +119,22 @@ def compact_schema(schema: Any, *, output: bool = False) -> None:
 
 
 class StrictServer(MCPServer):
-    """An :class:`MCPServer` that refuses unknown arguments and answers every error in one shape."""
+    """An :class:`MCPServer` that refuses unknown arguments and answers every error in one shape.
+
+    ``after_listing`` (if set) runs once, right after the first ``tools/list`` is answered: the
+    server starts warming the model there, so the import of torch and spaCy does not compete
+    with the start-up handshake for the interpreter lock.
+    """
+
+    after_listing: Callable[[], None] | None = None
+
+    async def list_tools(self) -> Any:
+        """The tools; the first call also fires :attr:`after_listing`."""
+        listed = await super().list_tools()
+        hook, self.after_listing = self.after_listing, None
+        if hook is not None:
+            hook()
+        return listed
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None

@@ -23,7 +23,7 @@ from __future__ import annotations
 import logging
 import sys
 import threading
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
 from recollect_graph import __version__
 from recollect_graph.errors import InvalidInput
@@ -51,6 +51,26 @@ a root cause, a user preference, a gotcha): store it. At the end of a session: r
 Long text in answers is cut to 2000 characters and marked "truncated": true. Errors are \
 {{"error": {{"code", "message"}}}}.\
 """
+
+
+#: Seconds after start-up at which the model is warmed even if no client listed the tools.
+WARM_AFTER_S = 2.0
+
+
+def _once(fn: Callable[[], None]) -> Callable[[], None]:
+    """``fn`` made idempotent and thread-safe: the first call runs it, the others do nothing."""
+    lock = threading.Lock()
+    done = False
+
+    def run() -> None:
+        nonlocal done
+        with lock:
+            if done:
+                return
+            done = True
+        fn()
+
+    return run
 
 
 def select(spec: str | None) -> tuple[str, ...]:
@@ -133,7 +153,13 @@ def serve(
 
         token = load_or_create_token(settings.config_dir)
     if warm:
-        threading.Thread(target=holder.warm, name="recollect-warm", daemon=True).start()
+        start_warm = _once(
+            lambda: threading.Thread(target=holder.warm, name="recollect-warm", daemon=True).start()
+        )
+        server.after_listing = start_warm  # after the handshake: no fight for the GIL
+        fallback = threading.Timer(WARM_AFTER_S, start_warm)  # a client that never lists
+        fallback.daemon = True
+        fallback.start()
     try:
         if token is None:
             server.run("stdio")

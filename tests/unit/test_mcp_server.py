@@ -228,3 +228,9 @@ def test_the_guard_refuses_before_the_app_sees_anything() -> None:
     assert seen == []
     assert anyio.run(request, {**good, "Origin": "http://localhost:3000"})[0] == 200
     assert anyio.run(request, good)[0] == 200 and seen == ["/mcp", "/mcp"]
+
+
+def test_compact_output_schemas_keep_null_values() -> None:
+    schema = {"properties": {"title": {"anyOf": [{"type": "string"}, {"type": "null"}]}}}
+    compact_schema(schema, output=True)
+    assert schema == {"properties": {"title": {"anyOf": [{"type": "string"}, {"type": "null"}]}}}
