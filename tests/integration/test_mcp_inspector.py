@@ -38,7 +38,11 @@ def npx() -> str:
 
 def inspect(npx: str, scope_id: str, *args: str) -> Any:
     env = dict(os.environ, RECOLLECT_SCOPE=scope_id, RECOLLECT_OWNER="inspector")
-    cmd = [npx, "-y", INSPECTOR, "--cli", sys.executable, "-m", "recollect_graph.cli.main", "mcp"]
+    # The Inspector hands the server only a default environment: pass the test session's own.
+    keep = [k for k in env if k.startswith(("RECOLLECT_", "NEO4J_", "HF_")) or k == "PYTHONPATH"]
+    flags = [f for k in sorted(keep) for f in ("-e", f"{k}={env[k]}")]
+    cmd = [npx, "-y", INSPECTOR, "--cli", *flags]
+    cmd += [sys.executable, "-m", "recollect_graph.cli.main", "mcp"]
     r = subprocess.run(
         [*cmd, *args], capture_output=True, text=True, timeout=300, env=env, cwd=ROOT
     )
