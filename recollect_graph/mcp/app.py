@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import anyio.to_thread
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, ValidationError
 
@@ -155,7 +155,7 @@ class StrictServer(MCPServer):
             return await super().call_tool(name, arguments, context)
         except ToolError as e:
             cause = e.__cause__
-            if isinstance(cause, ValidationError):
+            if isinstance(cause, ValidationError) and not isinstance(e, UnexpectedToolError):
                 log.info("%s refused its arguments: %s", name, describe_validation(cause))
                 return error_result("invalid_input", describe_validation(cause))
             log.warning("%s failed: %s", name, e)
