@@ -11,13 +11,15 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pydantic_core
 
-from recollect_graph.facade import ContradictionResult, Memories, Recollect
-from recollect_graph.models import Hit
 from recollect_graph.settings import Settings
+
+if TYPE_CHECKING:  # the facade pulls in the driver and the models: imported on first use
+    from recollect_graph.facade import ContradictionResult, Memories, Recollect
+    from recollect_graph.models import Hit
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +33,7 @@ MAX_ITEMS = 100
 TEXT_FIELDS = frozenset({"content", "description", "summary", "existing_content", "thought"})
 
 #: What a tool body does with the open facade and the bound memories.
-Body = Callable[[Recollect, Memories], Any]
+Body = Callable[["Recollect", "Memories"], Any]
 
 
 def _cut(text: str, limit: int) -> str:
@@ -107,6 +109,12 @@ def contradiction_dict(result: ContradictionResult) -> dict[str, Any]:
     }
 
 
+def _open(settings: Settings) -> Recollect:
+    from recollect_graph.facade import Recollect  # heavy: the driver, the models, spaCy
+
+    return Recollect.open(settings)
+
+
 class MemoryTools:
     """The facade opened once and bound to ``settings.default_scope`` / ``default_owner``.
 
@@ -124,7 +132,7 @@ class MemoryTools:
         self.settings = settings
         self.scope_id = settings.default_scope
         self.owner_id = settings.default_owner
-        self._opener = opener or (lambda s: Recollect.open(s))
+        self._opener = opener or _open
         self._lock = threading.Lock()
         self._rg: Recollect | None = None
         self._mem: Memories | None = None

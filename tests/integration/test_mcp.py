@@ -1,4 +1,7 @@
-"""``recollect-graph mcp`` as an agent sees it: a subprocess spoken to over stdio by the SDK client."""
+"""``recollect-graph mcp`` as an agent sees it: a subprocess spoken to over stdio by the SDK client.
+
+The Streamable HTTP transport and the newer tools are in ``test_mcp_http.py``.
+"""
 
 from __future__ import annotations
 
@@ -52,7 +55,11 @@ def ok(r: CallToolResult) -> dict[str, Any]:
 
 
 def failed(r: CallToolResult) -> str:
+    """The text of a refused call, checked to be the one error shape."""
     assert r.is_error, _text(r)
+    data = json.loads(_text(r))
+    assert set(data) == {"error"} and set(data["error"]) == {"code", "message"}
+    assert r.structured_content is None  # the output schema describes success only
     return _text(r)
 
 
@@ -66,9 +73,10 @@ async def drive(params: StdioServerParameters, errlog: Any, rg: Recollect, scope
         assert init.instructions and scope_id in init.instructions
 
         listed = await session.list_tools()
-        assert {t.name for t in listed.tools} == set(TOOL_NAMES)
-        assert len(TOOL_NAMES) == 15
-        assert all(t.description and len(t.description) > 80 for t in listed.tools)
+        assert [t.name for t in listed.tools] == list(TOOL_NAMES)
+        assert all(t.description and t.output_schema for t in listed.tools)
+        prompts = await session.list_prompts()
+        assert "reflect_on_session" in {p.name for p in prompts.prompts}
 
         async def call(name: str, **args: Any) -> CallToolResult:
             return await session.call_tool(name, args)
@@ -125,7 +133,26 @@ async def drive(params: StdioServerParameters, errlog: Any, rg: Recollect, scope
         missing = json.loads(failed(await call("lore_suggest_links", memory_id="no-such-memory")))
         assert missing["error"]["code"] == "not_found"
         assert missing["error"]["message"] == "no entry with id 'no-such-memory'"
-        assert "Input should be" in failed(await call("recollect_search", query="x", limit=999))
+        too_many = json.loads(failed(await call("recollect_search", query="x", limit=999)))
+        assert too_many["error"] == {
+            "code": "invalid_input",
+            "message": "limit: Input should be less than or equal to 50",
+        }
+        unknown = json.loads(failed(await call("lore_search", query="vite", namespace="other")))
+        assert unknown["error"]["message"].startswith("unknown argument(s) namespace;")
+        typed = json.loads(
+            failed(
+                await call("lore_insert", memories=[{"title": "T", "content": "c", "score": 11}])
+            )
+        )
+        assert (
+            typed["error"]["message"]
+            == "memories.0.score: Input should be less than or equal to 10"
+        )
+
+        # Resources: the scope's stats and recent operations come from the real store.
+        stats = json.loads((await session.read_resource("recollect://stats")).contents[0].text)
+        assert stats["scope_id"] == scope_id and stats["labels"]["Entry"] >= 2
 
         sugg = ok(await call("lore_suggest_links", memory_id=vite, top_k=3))
         assert isinstance(sugg, dict)
@@ -187,6 +214,9 @@ async def drive(params: StdioServerParameters, errlog: Any, rg: Recollect, scope
 
         deleted = ok(await call("lore_delete", memory_ids=[pg], reason="outdated"))
         assert deleted["forgotten"] == [pg]
+        recent = await session.read_resource("recollect://operations/recent")
+        ops = json.loads(recent.contents[0].text)["operations"]
+        assert ops[0]["id"] == deleted["operation_id"] and ops[0]["entry_ids"] == [pg]
         after = ok(await call("lore_search", query="orders database PostgreSQL", format="title"))
         assert pg not in {r["id"] for r in after["results"]}
 

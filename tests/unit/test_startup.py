@@ -44,3 +44,15 @@ def test_help_and_version_load_nothing_heavy() -> None:
 
 def test_importing_the_package_loads_nothing_heavy() -> None:
     assert _loaded_after("import recollect_graph, recollect_graph.settings") == []
+
+
+def test_the_mcp_server_answers_tools_list_from_light_imports() -> None:
+    """initialize and tools/list need only the SDK and the models: the facade comes later."""
+    code = (
+        "import anyio\n"
+        "from recollect_graph.mcp.server import MemoryTools, build_server\n"
+        "from recollect_graph.settings import Settings\n"
+        "server = build_server(MemoryTools(Settings(default_scope='app')))\n"
+        "assert len(anyio.run(server.list_tools)) > 20\n"
+    )
+    assert _loaded_after(code) == []

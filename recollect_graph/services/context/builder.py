@@ -148,6 +148,22 @@ class ContextPack:
         )
 
     # -- candidates ---------------------------------------------------------------------------
+    def chunks(
+        self, query: str, *, scope_id: str, limit: int = 10, owner_id: str | None = None
+    ) -> list[dict[str, Any]]:
+        """The document passages of a scope that bear on ``query``, most relevant first.
+
+        The same candidates a pack's Chunks section is filled from (vector + full-text, scoped);
+        each is its citation (``id, document_id, document_title, seq, heading, score``) plus
+        ``text``.
+        """
+        query = require_text(query, "query", max_len=10_000)
+        scope_id = require_text(scope_id, "scope_id")
+        n = int(in_range(limit, "limit", 1, 200))
+        return [
+            {**it.citation, "text": it.body} for it in self._chunks(query, scope_id, owner_id, n)
+        ]
+
     def _weights(self) -> tuple[float, float]:
         s = self.search.settings
         total = (s.w_semantic + s.w_keyword) or 1.0
