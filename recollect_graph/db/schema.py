@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import time
 
+from recollect_graph.db.backfill import backfill_captions
 from recollect_graph.db.client import Db
 from recollect_graph.db.queries import CypherQuery, migrations
 from recollect_graph.errors import SchemaMismatch
@@ -82,6 +83,7 @@ def apply_schema(db: Db, *, model: str, dimensions: int, timeout_s: int = 300) -
         (already if version in done else applied).append(q.name)
     db.write("admin/await_indexes", timeout_s=timeout_s)
     db.write("admin/set_embedding_meta", model=model, dimensions=dimensions)
+    backfill_captions(db)  # entries written before captions and entry-type labels
     indexes = list_indexes(db)
     not_online = [i.name for i in indexes if i.state != "ONLINE"]
     if not_online:
