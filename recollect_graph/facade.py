@@ -66,6 +66,7 @@ from recollect_graph.services.sessions.service import Sessions
 from recollect_graph.services.topics.service import Topics
 from recollect_graph.services.transfer.service import Transfer
 from recollect_graph.settings import Settings
+from recollect_graph.tables import Records
 
 #: The public names: the facade and the types its handles and verbs take or give back, so that
 #: callers (the CLI, the MCP server, notebooks) annotate with them without importing services.
@@ -325,20 +326,20 @@ class Recollect:
             source_id, target_id, relation, weight=weight, reason=reason, scope_id=scope_id
         )
 
-    def recent(self, scope_id: str, *, limit: int = 20, offset: int = 0) -> list[Entry]:
+    def recent(self, scope_id: str, *, limit: int = 20, offset: int = 0) -> Records[Entry]:
         """The newest current entries of a scope (a page: ``offset`` skipped, ``limit`` kept)."""
-        return self.knowledge.recent(scope_id, limit=limit, offset=offset)
+        return Records(self.knowledge.recent(scope_id, limit=limit, offset=offset))
 
-    def search(self, query: str, *, scope_id: str, **opts: Any) -> list[Hit]:
+    def search(self, query: str, *, scope_id: str, **opts: Any) -> Records[Hit]:
         """Hybrid search with a per-signal breakdown on every hit.
 
         See :meth:`recollect_graph.services.search.hybrid.Search.search` for every option.
         """
-        return self.searcher.search(query, scope_id=scope_id, **opts)
+        return Records(self.searcher.search(query, scope_id=scope_id, **opts))
 
-    def get_many(self, ids: Sequence[str], *, scope_id: str | None = None) -> list[Entry]:
+    def get_many(self, ids: Sequence[str], *, scope_id: str | None = None) -> Records[Entry]:
         """Entries by id, in the caller's order, skipping the search pipeline."""
-        return self.knowledge.get_many(ids, scope_id=scope_id)
+        return Records(self.knowledge.get_many(ids, scope_id=scope_id))
 
     def get(
         self,
@@ -364,9 +365,9 @@ class Recollect:
         """Undo a logged destructive operation (forget, soft delete)."""
         return self.knowledge.undo(operation_id, scope_id=scope_id)
 
-    def operations(self, scope_id: str, *, limit: int = 50, offset: int = 0) -> list[Operation]:
+    def operations(self, scope_id: str, *, limit: int = 50, offset: int = 0) -> Records[Operation]:
         """The newest logged operations of a scope (a page)."""
-        return self.knowledge.operations(scope_id, limit=limit, offset=offset)
+        return Records(self.knowledge.operations(scope_id, limit=limit, offset=offset))
 
     # -- contradictions and supersession ---------------------------------------------------------
     def check_contradiction(
@@ -398,9 +399,11 @@ class Recollect:
             scope_id, pattern, reason=reason, replacement=replacement
         )
 
-    def conflicts(self, scope_id: str, *, limit: int = 50, offset: int = 0) -> list[OpenConflict]:
+    def conflicts(
+        self, scope_id: str, *, limit: int = 50, offset: int = 0
+    ) -> Records[OpenConflict]:
         """Open contradictions of a scope, strongest first (a page)."""
-        return self.contradictions.conflicts(scope_id, limit=limit, offset=offset)
+        return Records(self.contradictions.conflicts(scope_id, limit=limit, offset=offset))
 
     def resolve(
         self, scope_id: str, a: str, b: str, *, keep: str, forget_loser: bool = False
@@ -573,7 +576,7 @@ class Recollect:
     # -- analysts' own Cypher -----------------------------------------------------------------
     def query(
         self, cypher: str, params: Mapping[str, Any] | None = None, *, write: bool = False
-    ) -> list[Row]:
+    ) -> Records[Row]:
         """Run your own Cypher on the same connection as everything else.
 
         Read-only unless ``write=True`` (a writing statement is refused otherwise). Read-only,
@@ -595,8 +598,10 @@ class Recollect:
                 ``TERMINATE TRANSACTIONS``, ``CALL dbms.listConfig()``...).
             QueryError: Neo4j rejected it.
         """
-        return self.db.run_adhoc(
-            cypher, params, write=write, allow_load_csv=self.settings.allow_csv_urls
+        return Records(
+            self.db.run_adhoc(
+                cypher, params, write=write, allow_load_csv=self.settings.allow_csv_urls
+            )
         )
 
     def close(self) -> None:

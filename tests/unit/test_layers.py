@@ -25,6 +25,8 @@ LAYERS: dict[str, int] = {
     "redaction": 0,
     "tables": 0,
     "captions": 0,
+    "analysis": 2,
+    "samples": 0,
     "db": 1,
     "nlp": 1,
     "services": 2,
