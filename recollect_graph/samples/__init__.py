@@ -43,6 +43,46 @@ def path(name: str) -> Path:
     return p
 
 
+def notebooks_dir() -> Path:
+    """The folder of the notebooks: inside the installed wheel, or ``notebooks/`` of a checkout.
+
+    Raises:
+        FileNotFoundError: Neither holds any notebook.
+    """
+    for folder in (ROOT.parent / "notebooks", ROOT.parents[1] / "notebooks"):
+        if any(folder.glob("*.ipynb")):
+            return folder
+    raise FileNotFoundError(
+        "the notebooks are missing from this installation; reinstall recollect-graph"
+    )
+
+
+def copy_notebooks(dest: Path, *, overwrite: bool = False) -> list[Path]:
+    """Copy every notebook into ``dest`` (made if missing); returns the copies.
+
+    They need nothing else from a checkout: their data comes from this package.
+
+    Raises:
+        FileExistsError: A notebook of that name is already in ``dest`` and ``overwrite`` is
+            false (nothing is copied then).
+    """
+    dest = Path(dest)
+    sources = sorted(notebooks_dir().glob("*.ipynb"))
+    clash = [p.name for p in sources if (dest / p.name).exists()]
+    if clash and not overwrite:
+        raise FileExistsError(
+            f"{dest} already has {', '.join(clash)}: pass overwrite (--force) to replace them"
+        )
+    dest.mkdir(parents=True, exist_ok=True)
+    out = []
+    for src in sources:
+        tmp = dest / f".{src.name}.tmp"
+        shutil.copyfile(src, tmp)
+        tmp.replace(dest / src.name)  # each copy appears whole or not at all
+        out.append(dest / src.name)
+    return out
+
+
 def make_git_repo(dest: Path) -> Path:
     """Write the sample project into ``dest`` as a git repository with its commit history.
 
