@@ -14,15 +14,52 @@ Example:
 
 from __future__ import annotations
 
+import io
 import threading
+import zipfile
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+
+from recollect_graph.db.queries import cypher, cypher_root
 
 #: The guide and style the launcher serves (``{{BASE}}`` is replaced by this server's base URL).
 GUIDES = Path(__file__).resolve().parents[1] / "db" / "launcher" / "src" / "main" / "resources"
 GUIDES = GUIDES / "guides"
 #: The files served, by name, with their content type.
-FILES = {"recollect.html": "text/html; charset=utf-8", "style.grass": "text/plain; charset=utf-8"}
+FILES = {
+    "recollect.html": "text/html; charset=utf-8",
+    "style.grass": "text/plain; charset=utf-8",
+    "favourites.zip": "application/zip",
+}
+
+
+def saved_queries() -> dict[str, str]:
+    """The saved Browser queries (``cypher/browser/*.cypher``) as Browser favourites.
+
+    Each becomes ``<name>.cypher`` whose first line is the comment Browser shows as the
+    favourite's name (``// recollect-graph: <name>``), then what it does and the statement.
+    """
+    out = {}
+    for entry in sorted(cypher_root().joinpath("browser").iterdir(), key=lambda t: t.name):
+        if not entry.name.endswith(".cypher"):
+            continue
+        name = entry.name.removesuffix(".cypher")
+        q = cypher(f"browser/{name}")
+        params = ", ".join(f"${p}" for p in sorted(q.params)) or "none"
+        out[f"{name}.cypher"] = (
+            f"// recollect-graph: {name.replace('_', ' ')}\n// parameters: {params}"
+            f" (set one with :param scope => 'demo')\n{q.text.strip()}\n"
+        )
+    return out
+
+
+def favourites_zip() -> bytes:
+    """The saved queries as a zip that Browser's Favorites drawer imports (its upload button)."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, text in saved_queries().items():
+            z.writestr(f"recollect-graph/{name}", text)
+    return buf.getvalue()
 
 
 class GuideServer:
@@ -58,6 +95,8 @@ class GuideServer:
         """A served file's bytes with the base URL filled in (None when it is not served)."""
         if name not in FILES:
             return None
+        if name == "favourites.zip":
+            return favourites_zip()
         text = (GUIDES / name).read_text(encoding="utf-8").replace("{{BASE}}", self.base)
         return text.encode("utf-8")
 

@@ -54,9 +54,14 @@ def notebooks_cmd(dest: Path, force: bool, as_json: bool) -> None:
 
 @click.command("guide")
 @click.option("--port", default=8474, show_default=True, help="Port on 127.0.0.1 (0: a free one).")
+@click.option(
+    "--favourites",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the saved queries as a zip for Browser's Favorites import, and exit.",
+)
 @json_option
 @handle_errors
-def guide_cmd(port: int, as_json: bool) -> None:
+def guide_cmd(port: int, favourites: Path | None, as_json: bool) -> None:
     """Serve the Browser guide and style on 127.0.0.1 for a Docker, Aura or other Neo4j.
 
     The embedded server serves them itself; for any other deployment run this next to your
@@ -64,13 +69,32 @@ def guide_cmd(port: int, as_json: bool) -> None:
     only from allow-listed hosts: localhost is allowed by default (a self-managed server sets
     browser.remote_content_hostname_whitelist; docker-compose.yml does). Stop with Ctrl+C.
 
+    Browser takes favourites only from its own Favorites drawer: --favourites writes the saved
+    queries as a zip that its upload button imports (they are in the guide too).
+
     \b
     Example:
       recollect-graph guide --port 8474
       # then in Browser:  :style http://localhost:8474/guides/style.grass
       #                   :play http://localhost:8474/guides/recollect.html
+      recollect-graph guide --favourites recollect-favourites.zip
     """
-    from recollect_graph.analysis.guide_server import GuideServer
+    from recollect_graph.analysis.guide_server import GuideServer, favourites_zip, saved_queries
+
+    if favourites is not None:
+        tmp = favourites.with_name(f".{favourites.name}.tmp")
+        try:
+            tmp.write_bytes(favourites_zip())
+            tmp.replace(favourites)
+        except OSError as e:
+            raise InvalidInput(f"cannot write {favourites}: {e}") from e
+        names = sorted(saved_queries())
+        if as_json:
+            emit_json({"favourites": str(favourites), "queries": names})
+        else:
+            click.echo(f"wrote {len(names)} saved queries to {favourites}: in Browser, open")
+            click.echo("Favorites (the star), then its upload button, and pick the zip")
+        return
 
     try:
         server = GuideServer(port=port)

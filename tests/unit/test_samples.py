@@ -101,3 +101,16 @@ def test_guide_server_serves_guide_and_style_with_its_base() -> None:
 def test_guide_server_binds_loopback_only() -> None:
     with pytest.raises(ValueError, match="loopback"):
         GuideServer(host="0.0.0.0")
+
+
+def test_guide_writes_the_saved_queries_as_browser_favourites(tmp_path: Path) -> None:
+    import zipfile
+
+    out = CliRunner().invoke(cli, ["guide", "--favourites", str(tmp_path / "f.zip"), "--json"])
+    assert out.exit_code == 0, out.output
+    with zipfile.ZipFile(tmp_path / "f.zip") as z:
+        names = sorted(Path(n).name for n in z.namelist())
+        story = z.read("recollect-graph/story.cypher").decode()
+    saved = sorted(p.name for p in (ROOT / "cypher" / "browser").glob("*.cypher"))
+    assert names == saved == sorted(json.loads(out.output)["queries"])
+    assert story.startswith("// recollect-graph: story\n") and "REFERENCES" in story
