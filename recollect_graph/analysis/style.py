@@ -34,7 +34,7 @@ STYLE_FILE = (
 )
 
 _RULE = re.compile(r'^(node|relationship)(?:\.(\w+))?\s*\{((?:[^}"]|"[^"]*")*)\}', re.M)
-_PROP = re.compile(r"^\s*([\w-]+)\s*:\s*(.+?);?\s*$", re.M)
+_PROP = re.compile(r'([\w-]+)\s*:\s*("[^"]*"|[^;\n]+?)\s*(?:;|$)', re.M)
 _FIELD = re.compile(r"\{(\w+)\}|<(id|type)>")
 
 

@@ -84,9 +84,10 @@ def test_score_breakdown_stacks_weighted_signals_with_whole_labels() -> None:
     assert contributions(hits[0], s)["semantic"] == pytest.approx(0.9 * s.w_semantic)
     assert contributions(hits[1], s)["brevity"] == pytest.approx(-0.5 * s.w_length)
     ax = score_breakdown(hits)
-    labels = [t.get_text() for t in ax.get_yticklabels()]
-    assert labels[0].startswith("2. short") and labels[1].endswith("…")
-    assert all(w in long for w in labels[1][3:-1].split())  # cut between words, not inside one
+    labels = {t.get_position()[1]: t.get_text() for t in ax.get_yticklabels()}
+    top, below = labels[max(labels)], labels[min(labels)]  # the best hit on top
+    assert below == "2. short" and top.startswith("1. A caption") and top.endswith("…")
+    assert top[3:-1].split() == long.split()[: len(top[3:-1].split())]  # cut between words
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
     assert legend == ["semantic", "keyword", "brevity (lowers)"]
     # the legend sits right of the axes, clear of the bars
