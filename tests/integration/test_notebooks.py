@@ -68,10 +68,10 @@ def printed(nb: nbformat.NotebookNode) -> str:
 def test_the_notebooks_command_copies_them_out(tmp_path: Path) -> None:
     out = CliRunner().invoke(cli, ["notebooks", "--to", str(tmp_path / "nb"), "--json"])
     assert out.exit_code == 0, out.output
-    assert sorted(json.loads(out.output)["notebooks"]) == [p.name for p in NOTEBOOKS]
+    assert sorted(json.loads(out.stdout)["notebooks"]) == [p.name for p in NOTEBOOKS]
     again = CliRunner().invoke(cli, ["notebooks", "--to", str(tmp_path / "nb"), "--json"])
-    assert again.exit_code == 1 and json.loads(again.output)["error"] == "invalid_input"
-    assert "--force" in json.loads(again.output)["message"]
+    assert again.exit_code == 1 and json.loads(again.stdout)["error"] == "invalid_input"
+    assert "--force" in json.loads(again.stdout)["message"]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
