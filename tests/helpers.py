@@ -29,6 +29,8 @@ def make_settings(base: Path, **overrides: object) -> Settings:
         "pagecache_mb": 128,
         "cache_dir": os.environ.get("RECOLLECT_CACHE_DIR"),
     }
+    if os.environ.get("RECOLLECT_START_TIMEOUT"):  # a loaded machine may need longer than 120 s
+        values["start_timeout_s"] = float(os.environ["RECOLLECT_START_TIMEOUT"])
     values.update(overrides)
     return Settings.from_env(environ={}, **values)
 
