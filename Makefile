@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # Claude Code transcripts for the demo's recall step (point it at ~/.claude/projects for yours).
 AGENT_TRANSCRIPTS ?= tests/data/agent_transcripts
 
-.PHONY: setup neo4j-build browser-deps test test-unit test-integration lint demo bench stop status clean notebooks
+.PHONY: setup neo4j-build neo4j-auth browser-deps test test-unit test-integration lint demo bench stop status clean notebooks
 
 setup: $(STAMP) neo4j-build
 
@@ -33,6 +33,17 @@ $(STAMP): pyproject.toml
 # built once per machine and version with Maven into the user's cache directory.
 neo4j-build: $(STAMP)
 	$(BIN)/recollect-graph neo4j build
+
+# The password file of docker-compose.yml (NEO4J_AUTH_FILE): one line `neo4j/<password>`, created
+# with mode 0600 (umask 077), from NEO4J_PASSWORD when set, else a random one. An existing file is
+# kept: the password only applies to a new data volume (docs/operations.md, "Changing the password").
+NEO4J_AUTH_PATH ?= .neo4j-auth
+neo4j-auth:
+	@if [ -e "$(NEO4J_AUTH_PATH)" ]; then echo "$(NEO4J_AUTH_PATH) exists: kept"; else \
+	  umask 077; pw="$${NEO4J_PASSWORD:-$$($(PY) -c 'import secrets; print(secrets.token_urlsafe(24))')}"; \
+	  if [ $${#pw} -lt 8 ]; then echo "NEO4J_PASSWORD must have 8+ characters" >&2; exit 2; fi; \
+	  printf 'neo4j/%s\n' "$$pw" > "$(NEO4J_AUTH_PATH)"; \
+	  echo "wrote $(NEO4J_AUTH_PATH) (mode 0600)"; fi
 
 # Debian's Chromium drives the real-browser test (tests/integration/test_browser.py); installed
 # with apt when missing and this runs as root, else a clear message.

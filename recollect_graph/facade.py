@@ -67,6 +67,7 @@ from recollect_graph.services.sessions.service import Sessions
 from recollect_graph.services.topics.service import Topics
 from recollect_graph.services.transfer.service import Transfer
 from recollect_graph.settings import Settings
+from recollect_graph.tables import Records
 
 #: The public names: the facade and the types its handles and verbs take or give back, so that
 #: callers (the CLI, the MCP server, notebooks) annotate with them without importing services.
@@ -348,25 +349,27 @@ class Recollect:
         offset: int = 0,
         as_of: datetime | str | None = None,
         valid_at: datetime | str | None = None,
-    ) -> list[Entry]:
+    ) -> Records[Entry]:
         """The newest current entries of a scope (a page: ``offset`` skipped, ``limit`` kept).
 
         ``as_of``: what was known then (record time); ``valid_at``: what was true then.
         """
-        return self.knowledge.recent(
-            scope_id, limit=limit, offset=offset, as_of=as_of, valid_at=valid_at
+        return Records(
+            self.knowledge.recent(
+                scope_id, limit=limit, offset=offset, as_of=as_of, valid_at=valid_at
+            )
         )
 
-    def search(self, query: str, *, scope_id: str, **opts: Any) -> list[Hit]:
+    def search(self, query: str, *, scope_id: str, **opts: Any) -> Records[Hit]:
         """Hybrid search with a per-signal breakdown on every hit.
 
         See :meth:`recollect_graph.services.search.hybrid.Search.search` for every option.
         """
-        return self.searcher.search(query, scope_id=scope_id, **opts)
+        return Records(self.searcher.search(query, scope_id=scope_id, **opts))
 
-    def get_many(self, ids: Sequence[str], *, scope_id: str | None = None) -> list[Entry]:
+    def get_many(self, ids: Sequence[str], *, scope_id: str | None = None) -> Records[Entry]:
         """Entries by id, in the caller's order, skipping the search pipeline."""
-        return self.knowledge.get_many(ids, scope_id=scope_id)
+        return Records(self.knowledge.get_many(ids, scope_id=scope_id))
 
     def get(
         self,
@@ -400,9 +403,9 @@ class Recollect:
         """
         return self.knowledge.edit(entry_id, content, scope_id=scope_id)
 
-    def operations(self, scope_id: str, *, limit: int = 50, offset: int = 0) -> list[Operation]:
+    def operations(self, scope_id: str, *, limit: int = 50, offset: int = 0) -> Records[Operation]:
         """The newest logged operations of a scope (a page)."""
-        return self.knowledge.operations(scope_id, limit=limit, offset=offset)
+        return Records(self.knowledge.operations(scope_id, limit=limit, offset=offset))
 
     # -- contradictions and supersession ---------------------------------------------------------
     def check_contradiction(
@@ -449,10 +452,12 @@ class Recollect:
         offset: int = 0,
         as_of: datetime | str | None = None,
         valid_at: datetime | str | None = None,
-    ) -> list[OpenConflict]:
+    ) -> Records[OpenConflict]:
         """Open contradictions of a scope, strongest first (a page); at ``as_of``/``valid_at``."""
-        return self.contradictions.conflicts(
-            scope_id, limit=limit, offset=offset, as_of=as_of, valid_at=valid_at
+        return Records(
+            self.contradictions.conflicts(
+                scope_id, limit=limit, offset=offset, as_of=as_of, valid_at=valid_at
+            )
         )
 
     def resolve(
@@ -637,7 +642,7 @@ class Recollect:
     # -- analysts' own Cypher -----------------------------------------------------------------
     def query(
         self, cypher: str, params: Mapping[str, Any] | None = None, *, write: bool = False
-    ) -> list[Row]:
+    ) -> Records[Row]:
         """Run your own Cypher on the same connection as everything else.
 
         Read-only unless ``write=True`` (a writing statement is refused otherwise). Read-only,
@@ -659,8 +664,10 @@ class Recollect:
                 ``TERMINATE TRANSACTIONS``, ``CALL dbms.listConfig()``...).
             QueryError: Neo4j rejected it.
         """
-        return self.db.run_adhoc(
-            cypher, params, write=write, allow_load_csv=self.settings.allow_csv_urls
+        return Records(
+            self.db.run_adhoc(
+                cypher, params, write=write, allow_load_csv=self.settings.allow_csv_urls
+            )
         )
 
     def close(self) -> None:

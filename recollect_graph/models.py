@@ -104,6 +104,7 @@ class Entry(Record):
     owner_id: str
     content: str
     title: str | None = None
+    caption: str | None = None
     description: str | None = None
     summary: str | None = None
     tags: list[str] = []

@@ -17,7 +17,9 @@ import dataclasses
 import importlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 #: The widest a column gets; longer cells are cut.
 MAX_WIDTH = 80
@@ -62,8 +64,32 @@ def table(records: Iterable[Any], columns: Sequence[str] | None = None) -> str:
     return "\n".join(lines)
 
 
-def to_pandas(records: Iterable[Any], columns: Sequence[str] | None = None) -> Any:
+def flat_row(record: Any, *, sep: str = ".") -> dict[str, Any]:
+    """One record as a flat dict: nested records and mappings become ``parent.child`` columns.
+
+    Example:
+        >>> flat_row({"rank": 1, "signals": {"semantic": 0.5}, "entry": {"id": "e1"}})
+        {'rank': 1, 'signals.semantic': 0.5, 'entry.id': 'e1'}
+    """
+    out: dict[str, Any] = {}
+    for key, value in as_row(record).items():
+        if isinstance(value, Mapping) and value:
+            out.update({f"{key}{sep}{k}": v for k, v in value.items()})
+        else:
+            out[key] = value
+    return out
+
+
+def to_pandas(
+    records: Iterable[Any], columns: Sequence[str] | None = None, *, flatten: bool = True
+) -> Any:
     """Records as a ``pandas.DataFrame`` (one row per record, one column per field).
+
+    Args:
+        records: Mappings, pydantic models or dataclass instances.
+        columns: The columns to keep, in order (default: all).
+        flatten: Nested records and mappings (a hit's ``entry`` and ``signals``) become columns
+            of their own (``entry.title``, ``signals.semantic``); otherwise one column holds each.
 
     Raises:
         ImportError: pandas is not installed (it comes with the ``notebooks`` extra).
@@ -74,9 +100,28 @@ def to_pandas(records: Iterable[Any], columns: Sequence[str] | None = None) -> A
         raise ImportError(
             "to_pandas needs pandas: pip install 'recollect-graph[notebooks]' (or pandas)"
         ) from e
-    return pandas.DataFrame(
-        [as_row(r) for r in records], columns=list(columns) if columns else None
-    )
+    rows = [flat_row(r) if flatten else as_row(r) for r in records]
+    return pandas.DataFrame(rows, columns=list(columns) if columns else None)
+
+
+class Records(list[T]):
+    """A list of records (hits, entries, operations, query rows) that makes DataFrames of itself.
+
+    It is a plain ``list`` in every other way.
+
+    Example:
+        >>> hits = rg.search("how is Neo4j started?", scope_id="demo")  # doctest: +SKIP
+        >>> hits.df[["rank", "score", "signals.semantic", "entry.caption"]]  # doctest: +SKIP
+    """
+
+    def to_pandas(self, columns: Sequence[str] | None = None, *, flatten: bool = True) -> Any:
+        """These records as a ``pandas.DataFrame`` (see :func:`to_pandas`)."""
+        return to_pandas(self, columns, flatten=flatten)
+
+    @property
+    def df(self) -> Any:
+        """``self.to_pandas()``: every field a column, nested records flattened."""
+        return self.to_pandas()
 
 
 def _cell(v: Any) -> str:

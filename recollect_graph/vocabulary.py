@@ -125,6 +125,30 @@ ENTRY_TYPES = (
     "document",
     "reflection",
 )
+#: The entry type as a second label of its entry (``:Entry:Decision``), so that Neo4j Browser's
+#: style colours commits, decisions, problems and document sections apart. Set when an entry is
+#: written and backfilled by ``init``; a conversation turn keeps its ``Turn`` label instead. These
+#: are not key labels (no constraint, no export branch): an export carries them, an import
+#: restores them.
+ENTRY_TYPE_LABELS: dict[str, str] = {
+    "note": "Note",
+    "decision": "Decision",
+    "preference": "Preference",
+    "milestone": "Milestone",
+    "problem": "Problem",
+    "emotional": "Emotional",
+    "outcome": "Outcome",
+    "event": "Event",
+    "observation": "Observation",
+    "hypothesis": "Hypothesis",
+    "session_summary": "SessionSummary",
+    "commit": "Commit",
+    "ci_failure": "CiFailure",
+    "document": "Section",
+    "reflection": "Insight",
+}
+#: Every entry-type label.
+TYPE_LABELS = frozenset(ENTRY_TYPE_LABELS.values())
 #: Who wrote an entry.
 SOURCES = ("agent", "system", "user")
 #: How an entry's content was obtained.

@@ -33,6 +33,8 @@ def make_settings(base: Path, **overrides: object) -> Settings:
         # a loaded machine may need longer than the default to start a test server
         "start_timeout_s": float(os.environ.get("RECOLLECT_START_TIMEOUT") or 120.0),
     }
+    if os.environ.get("RECOLLECT_START_TIMEOUT"):  # a loaded machine may need longer than 120 s
+        values["start_timeout_s"] = float(os.environ["RECOLLECT_START_TIMEOUT"])
     values.update(overrides)
     return Settings.from_env(environ={}, **values)
 

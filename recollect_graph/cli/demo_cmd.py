@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from pathlib import Path
@@ -11,6 +12,7 @@ import click
 
 from recollect_graph.cli.common import open_rg, short
 from recollect_graph.cli.output import emit_json, handle_errors, json_option, table
+from recollect_graph.db.queries import cypher
 from recollect_graph.errors import InvalidInput, RecollectError
 
 if TYPE_CHECKING:
@@ -126,9 +128,9 @@ def demo_cmd(
         report["searches"] = results
         browser = rg.server.browser_url if rg.server else None
     report["browser_url"] = browser
-    report["cypher"] = (
-        f"MATCH p = (e:Entry {{scope_id: '{scope}'}})-[r]->(:Entry) RETURN p LIMIT 100"
-    )
+    # the story: commits referencing sections, leads-to chains, contradictions (a saved query)
+    report["cypher"] = cypher("browser/story").text
+    report["params"] = {"scope": scope}
     if as_json:
         emit_json(report)
         return
@@ -138,4 +140,5 @@ def demo_cmd(
             f"Explore it in Neo4j Browser: {browser}  (user neo4j, password: "
             "cat ~/.config/recollect-graph/neo4j-password)"
         )
-    click.echo(f"and run:  {report['cypher']}")
+    click.echo(f"and run:\n  :param scope => {json.dumps(scope)}\n")
+    click.echo(report["cypher"])

@@ -22,6 +22,7 @@ from recollect_graph.cli.learn_cmd import learn
 from recollect_graph.cli.mcp_cmd import mcp_cmd
 from recollect_graph.cli.memory_cmd import memory_group
 from recollect_graph.cli.neo4j_cmd import browser_cmd, neo4j_group
+from recollect_graph.cli.notebooks_cmd import COMMANDS as NOTEBOOK_COMMANDS
 from recollect_graph.cli.output import emit_json, handle_errors, json_option, progress, table
 from recollect_graph.cli.review_cmd import (
     reflect_cmd,
@@ -69,6 +70,8 @@ cli.add_command(sessions_group)
 cli.add_command(learn)
 learn.add_command(learn_agents_cmd)
 cli.add_command(recall_cmd)
+for _cmd in NOTEBOOK_COMMANDS:  # notebooks --to DIR, guide (Browser guide for Docker/Aura)
+    cli.add_command(_cmd)
 memory_group.add_command(suggestions_cmd)
 memory_group.add_command(review_cmd)
 for _cmd in KNOWLEDGE_COMMANDS:

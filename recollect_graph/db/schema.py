@@ -13,6 +13,7 @@ import hashlib
 import logging
 import time
 
+from recollect_graph.db.backfill import backfill_captions
 from recollect_graph.db.client import Db
 from recollect_graph.db.queries import CypherQuery, cypher, migrations
 from recollect_graph.errors import SchemaMismatch
@@ -102,6 +103,7 @@ def apply_schema(db: Db, *, model: str, dimensions: int, timeout_s: int = 300) -
         (already if version in done else applied).append(q.name)
     db.write("admin/await_indexes", timeout_s=timeout_s)
     db.write("admin/set_embedding_meta", model=model, dimensions=dimensions)
+    backfill_captions(db)  # entries written before captions and entry-type labels
     indexes = list_indexes(db)
     not_online = [i.name for i in indexes if i.state != "ONLINE"]
     if not_online:

@@ -40,6 +40,18 @@ CHROMIUM_ARGS = [
 ]
 
 
+def _fills() -> dict[str, str]:
+    """The fill colour the style gives each label."""
+    grass = (BROWSER_DIR / "style.grass").read_text()
+    return {
+        m.group(1): m.group(2).upper()
+        for m in re.finditer(r"^node\.(\w+) \{[^}]*?\n  color: (#[0-9A-Fa-f]{6});", grass, re.M)
+    }
+
+
+STYLE_FILL = _fills()
+
+
 def squash(text: str) -> str:
     return " ".join(text.split())
 
@@ -114,8 +126,17 @@ def test_browser_shows_the_guide_and_a_saved_query(
     assert shutil.which(CHROMIUM), "Debian's chromium is required (apt-get install chromium)"
     from playwright.sync_api import sync_playwright
 
-    rg.remember("Kai owns the billing service.", scope_id=scope_id, owner_id="k")
-    rg.remember("Ana owns the billing service.", scope_id=scope_id, owner_id="k")
+    # a titled decision (its caption is the title, not the content) and an untitled problem
+    rg.remember(
+        "Kai owns the billing service.",
+        scope_id=scope_id,
+        owner_id="k",
+        title="Billing owner: Kai",
+        entry_type="decision",
+    )
+    rg.remember(
+        "Ana owns the billing service.", scope_id=scope_id, owner_id="k", entry_type="problem"
+    )
     url = neo4j_server.browser_url
     assert url, "the test server runs without Browser"
     password = server_settings.password_file.read_text().strip()
@@ -154,7 +175,18 @@ def test_browser_shows_the_guide_and_a_saved_query(
             assert page.locator(rel_types).count() == 1
             page.wait_for_timeout(2_000)  # let the force layout settle for the screenshot
             captions = " ".join(page.locator("svg g.node text").all_text_contents())
-            assert "Kai" in captions and "Ana" in captions, captions
+            # the caption property: the decision by its title, the problem by its content
+            assert "Billing owner: Kai" in squash(captions), captions
+            assert "Ana" in captions and "Kai owns" not in captions, captions
+            # the entry type as a second label: listed by Browser and coloured by the style
+            for label in ("Entry", "Decision", "Problem"):
+                testid = f"[data-testid='property-details-overview-node-label-{label}']"
+                assert page.locator(testid).count() == 1, label
+            fills = {
+                (c.get_attribute("fill") or "").upper()
+                for c in page.locator("svg g.node circle.b-outline").all()
+            }
+            assert {STYLE_FILL["Decision"], STYLE_FILL["Problem"]} <= fills, fills
             page.screenshot(path=str(shot))
             print(f"browser test: {time.perf_counter() - t0:.1f} s; screenshot {shot}")
         finally:

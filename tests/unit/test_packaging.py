@@ -44,3 +44,16 @@ def test_wheel_ships_cypher_files_and_launcher(tmp_path: Path) -> None:
         "recollect-graph = recollect_graph.cli.main:main"
         in zipfile.ZipFile(wheel).read(entry_points).decode()
     )
+    # the notebooks and the data they load ship too, so they run from an installed package
+    notebooks = {
+        f"recollect_graph/notebooks/{p.name}" for p in (ROOT / "notebooks").glob("*.ipynb")
+    }
+    assert notebooks and notebooks <= names, sorted(notebooks - names)
+    samples = ROOT / "recollect_graph" / "samples"
+    shipped = {
+        f"recollect_graph/samples/{p.relative_to(samples).as_posix()}"
+        for p in samples.rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+    }
+    assert len(shipped) > 10 and shipped <= names, sorted(shipped - names)
+    assert "recollect_graph/db/launcher/src/main/resources/guides/style.grass" in names

@@ -33,6 +33,7 @@ from recollect_graph.vocabulary import (
     SCOPED_LABELS,
     STRUCTURAL_REL_TYPES,
     SUPERSEDE_REL_TYPES,
+    TYPE_LABELS,
     UNIQUE_KEYS,
     VECTOR_LABELS,
 )
@@ -267,7 +268,8 @@ def test_the_browser_style_names_vocabulary_labels_and_types() -> None:
     text = STYLE.read_text()
     labels = set(re.findall(rf"^node\.({_NAME})", text, re.M))
     types = set(re.findall(rf"^relationship\.({_NAME})", text, re.M))
-    assert labels and labels <= ALL_LABELS
+    assert labels and labels <= ALL_LABELS | TYPE_LABELS
+    assert {"Commit", "Decision", "Problem", "Section"} <= labels  # entry types coloured apart
     assert types <= REL_TYPES
 
 

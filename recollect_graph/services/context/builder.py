@@ -161,7 +161,8 @@ class ContextPack:
         scope_id = require_text(scope_id, "scope_id")
         n = int(in_range(limit, "limit", 1, 200))
         return [
-            {**it.citation, "text": it.body} for it in self._chunks(query, scope_id, owner_id, n)
+            {**it.citation, "text": it.body}
+            for it in self._chunks(query, scope_id, owner_id, n, {"as_of": None, "valid_at": None})
         ]
 
     def _weights(self) -> tuple[float, float]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from recollect_graph.captions import caption
 from recollect_graph.db.client import Db, Tx
 from recollect_graph.errors import (
     ConstraintViolation,
@@ -53,7 +54,14 @@ from recollect_graph.services.knowledge.access import Access
 from recollect_graph.services.knowledge.bulk import overlapped
 from recollect_graph.services.knowledge.rows import entry_from_row
 from recollect_graph.services.knowledge.undo import History, operation_from_row
-from recollect_graph.vocabulary import ENTRY_TYPES, RELATIONS, SOURCE_TYPES, SOURCES, VALENCES
+from recollect_graph.vocabulary import (
+    ENTRY_TYPE_LABELS,
+    ENTRY_TYPES,
+    RELATIONS,
+    SOURCE_TYPES,
+    SOURCES,
+    VALENCES,
+)
 
 log = logging.getLogger(__name__)
 
@@ -421,7 +429,14 @@ class Knowledge(History):
                 scope_id, content_sha=p["content_hash"], source_id=p["source_id"], force=r["force"]
             )
             p["id"] = eid
-            rows.append({"id": eid, "props": {k: v for k, v in p.items() if v is not None}})
+            p["caption"] = caption(p["content"], p.get("title"))
+            rows.append(
+                {
+                    "id": eid,
+                    "props": {k: v for k, v in p.items() if v is not None},
+                    "type_label": ENTRY_TYPE_LABELS.get(p["entry_type"]),
+                }
+            )
         return PreparedEntries(
             scope_id=scope_id,
             now=now,

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from recollect_graph.captions import caption
 from recollect_graph.db.client import Db, Tx
 from recollect_graph.errors import EntryNotFound, InvalidInput, OperationNotFound
 from recollect_graph.models import Entry, Operation
@@ -201,6 +202,7 @@ class History:
                 scope_id=scope_id,
                 content=content,
                 content_hash=content_hash(content),
+                caption=caption(content, old.get("title")),
                 embedding=list(vector),
                 model=self.embedder.model_id,
                 now=now,

@@ -17,7 +17,7 @@ from recollect_graph import ids
 from recollect_graph.errors import InvalidInput
 from recollect_graph.ids import chunk_id, collection_id, document_id, entry_id, turn_entry_id
 from recollect_graph.ids import recall_node_id as node_id
-from recollect_graph.vocabulary import KEY_LABELS, NODE_LABELS
+from recollect_graph.vocabulary import KEY_LABELS, NODE_LABELS, TYPE_LABELS
 
 FORMAT = "recollect-graph-export"
 VERSION = 1
@@ -38,10 +38,11 @@ def key_label(labels: Iterable[str]) -> str:
     """The label a node is keyed by (its first label in :data:`KEY_LABELS` order).
 
     Raises:
-        InvalidInput: A label is not in :data:`NODE_LABELS`, or none is a key label.
+        InvalidInput: A label is not in :data:`NODE_LABELS` (or an entry-type label of
+            :data:`~recollect_graph.vocabulary.TYPE_LABELS`), or none is a key label.
     """
     names = list(labels)
-    unknown = sorted(set(names) - NODE_LABELS)
+    unknown = sorted(set(names) - NODE_LABELS - TYPE_LABELS)
     if unknown:
         raise InvalidInput(f"label(s) {', '.join(unknown)} are not part of the export format")
     for k in KEY_LABELS:
