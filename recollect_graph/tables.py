@@ -16,11 +16,16 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import json
+import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 #: The widest a column gets; longer cells are cut.
 MAX_WIDTH = 80
+#: The narrowest a column is squeezed to when the table must fit a width.
+MIN_WIDTH = 8
+#: The most lines one cell wraps to when squeezed (the last ends in ``...`` when cut).
+MAX_CELL_LINES = 3
 
 
 def as_row(record: Any) -> dict[str, Any]:
@@ -38,12 +43,17 @@ def as_row(record: Any) -> dict[str, Any]:
     raise TypeError(f"not a record (a mapping, pydantic model or dataclass): {type(record)!r}")
 
 
-def table(records: Iterable[Any], columns: Sequence[str] | None = None) -> str:
+def table(
+    records: Iterable[Any], columns: Sequence[str] | None = None, *, width: int | None = None
+) -> str:
     """Render records as a plain text table: a header, a rule, one line per record.
 
     Args:
         records: Mappings, pydantic models or dataclass instances.
         columns: The columns, in order (default: the first record's fields).
+        width: The most characters a line may have (a terminal's width). The widest columns are
+            narrowed first (to :data:`MIN_WIDTH` at least, never below their header) and their
+            cells wrapped onto up to :data:`MAX_CELL_LINES` lines. None: one line per record.
 
     Returns:
         The table, or ``(no rows)`` when there are no records.
@@ -55,11 +65,49 @@ def table(records: Iterable[Any], columns: Sequence[str] | None = None) -> str:
     cells = [[_cell(r.get(c)) for c in cols] for r in rows]
     widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(cols)]
     widths = [min(w, MAX_WIDTH) for w in widths]
+    if width is not None:
+        widths = fit(widths, [len(c) for c in cols], width)
     lines = ["  ".join(c.ljust(w) for c, w in zip(cols, widths, strict=True))]
     lines.append("  ".join("-" * w for w in widths))
     for row in cells:
-        lines.append("  ".join(v[:w].ljust(w) for v, w in zip(row, widths, strict=True)))
+        parts = [
+            _wrap(v, w) if width is not None else [v[:w]] for v, w in zip(row, widths, strict=True)
+        ]
+        for n in range(max(len(p) for p in parts)):
+            line = "  ".join(
+                (p[n] if n < len(p) else "").ljust(w) for p, w in zip(parts, widths, strict=True)
+            )
+            lines.append(line if n == 0 else line.rstrip())
     return "\n".join(lines)
+
+
+def fit(widths: Sequence[int], floors: Sequence[int], total: int) -> list[int]:
+    """Column widths narrowed, widest first, until the line (2 spaces between) fits ``total``.
+
+    No column goes below ``max(floor, MIN_WIDTH)`` (nor grows): a table that cannot fit stays
+    as narrow as that allows.
+    """
+    out = list(widths)
+    mins = [min(w, max(f, MIN_WIDTH)) for w, f in zip(widths, floors, strict=True)]
+    excess = sum(out) + 2 * (len(out) - 1) - total
+    while excess > 0:
+        i = max(range(len(out)), key=lambda k: out[k] - mins[k])
+        if out[i] <= mins[i]:
+            break
+        out[i] -= 1
+        excess -= 1
+    return out
+
+
+def _wrap(text: str, w: int) -> list[str]:
+    if len(text) <= w:
+        return [text]
+    lines = textwrap.wrap(text, w, break_long_words=True, break_on_hyphens=False) or [""]
+    if len(lines) > MAX_CELL_LINES:
+        lines = lines[:MAX_CELL_LINES]
+        last = lines[-1]
+        lines[-1] = (last if len(last) <= w - 3 else last[: w - 3]) + "..."
+    return lines
 
 
 def to_pandas(records: Iterable[Any], columns: Sequence[str] | None = None) -> Any:

@@ -26,6 +26,7 @@ from recollect_graph.cli.output import (
     stored_before_error,
     table,
 )
+from recollect_graph.vocabulary import DOCUMENT_STATUSES
 
 
 @click.group("docs")
@@ -162,7 +163,7 @@ def ingest_cmd(
 @docs_group.command("list")
 @scope_option
 @click.option("--collection", help="Only this collection.")
-@click.option("--status", type=click.Choice(["pending", "ready", "failed"]))
+@click.option("--status", type=click.Choice(DOCUMENT_STATUSES), help="Only this status.")
 @page_options(50, 1000)
 @json_option
 @handle_errors

@@ -24,6 +24,7 @@ LAYERS: dict[str, int] = {
     "results": 0,
     "redaction": 0,
     "tables": 0,
+    "config_file": 0,
     "db": 1,
     "nlp": 1,
     "services": 2,
