@@ -31,6 +31,8 @@ LAYERS: dict[str, int] = {
     "learners": 2,
     "ogm": 2,
     "facade": 3,
+    "aio": 3,  # AsyncRecollect, beside the facade it uses
+    "integrations": 4,  # LangChain / LlamaIndex adapters over the facade
     "__init__": 3,  # the package itself re-exports the facade
     "cli": 4,
     "mcp": 4,
