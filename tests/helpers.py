@@ -28,6 +28,8 @@ def make_settings(base: Path, **overrides: object) -> Settings:
         "heap_mb": 768,
         "pagecache_mb": 128,
         "cache_dir": os.environ.get("RECOLLECT_CACHE_DIR"),
+        # a loaded machine may need longer than the default 120 s to start the test server
+        "start_timeout_s": os.environ.get("RECOLLECT_START_TIMEOUT") or None,
     }
     values.update(overrides)
     return Settings.from_env(environ={}, **values)
