@@ -22,7 +22,7 @@ from typing import Any
 
 #: The widest a column gets; longer cells are cut.
 MAX_WIDTH = 80
-#: The narrowest a column is squeezed to when the table must fit a width.
+#: The narrowest a column of long cells is squeezed to when the table must fit a width.
 MIN_WIDTH = 8
 #: The most lines one cell wraps to when squeezed (the last ends in ``...`` when cut).
 MAX_CELL_LINES = 3
@@ -52,8 +52,10 @@ def table(
         records: Mappings, pydantic models or dataclass instances.
         columns: The columns, in order (default: the first record's fields).
         width: The most characters a line may have (a terminal's width). The widest columns are
-            narrowed first (to :data:`MIN_WIDTH` at least, never below their header) and their
-            cells wrapped onto up to :data:`MAX_CELL_LINES` lines. None: one line per record.
+            narrowed first, to :data:`MIN_WIDTH` at least (or their widest cell, when narrower),
+            headers and cells wrapped onto up to :data:`MAX_CELL_LINES` lines, and the gap
+            between columns shrinks from two spaces to one when two do not fit. None: one line
+            per record.
 
     Returns:
         The table, or ``(no rows)`` when there are no records.
@@ -63,36 +65,41 @@ def table(
         return "(no rows)"
     cols = list(columns or rows[0].keys())
     cells = [[_cell(r.get(c)) for c in cols] for r in rows]
-    widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(cols)]
-    widths = [min(w, MAX_WIDTH) for w in widths]
+    longest = [max(len(row[i]) for row in cells) for i in range(len(cols))]
+    widths = [min(max(len(c), n), MAX_WIDTH) for c, n in zip(cols, longest, strict=True)]
+    gap = "  "
     if width is not None:
-        widths = fit(widths, [len(c) for c in cols], width)
-    lines = ["  ".join(c.ljust(w) for c, w in zip(cols, widths, strict=True))]
-    lines.append("  ".join("-" * w for w in widths))
-    for row in cells:
+        floors = [min(w, max(min(n, MIN_WIDTH), 4)) for w, n in zip(widths, longest, strict=True)]
+        if sum(widths) + 2 * (len(widths) - 1) > width:
+            gap = " " if sum(floors) + 2 * (len(floors) - 1) > width else gap
+            widths = fit(widths, floors, width, len(gap))
+    lines: list[str] = []
+    for n, block in enumerate((cols, *cells)):
         parts = [
-            _wrap(v, w) if width is not None else [v[:w]] for v, w in zip(row, widths, strict=True)
+            _wrap(v, w) if width is not None else [v[:w]]
+            for v, w in zip(block, widths, strict=True)
         ]
-        for n in range(max(len(p) for p in parts)):
-            line = "  ".join(
-                (p[n] if n < len(p) else "").ljust(w) for p, w in zip(parts, widths, strict=True)
+        for k in range(max(len(p) for p in parts)):
+            line = gap.join(
+                (p[k] if k < len(p) else "").ljust(w) for p, w in zip(parts, widths, strict=True)
             )
-            lines.append(line if n == 0 else line.rstrip())
+            lines.append(line if k == 0 else line.rstrip())
+        if n == 0:
+            lines.append(gap.join("-" * w for w in widths))
     return "\n".join(lines)
 
 
-def fit(widths: Sequence[int], floors: Sequence[int], total: int) -> list[int]:
-    """Column widths narrowed, widest first, until the line (2 spaces between) fits ``total``.
+def fit(widths: Sequence[int], floors: Sequence[int], total: int, gap: int = 2) -> list[int]:
+    """Column widths narrowed, widest first, until a line (``gap`` between) fits ``total``.
 
-    No column goes below ``max(floor, MIN_WIDTH)`` (nor grows): a table that cannot fit stays
-    as narrow as that allows.
+    No column goes below its floor (nor grows): a table that cannot fit stays as narrow as the
+    floors allow.
     """
     out = list(widths)
-    mins = [min(w, max(f, MIN_WIDTH)) for w, f in zip(widths, floors, strict=True)]
-    excess = sum(out) + 2 * (len(out) - 1) - total
+    excess = sum(out) + gap * (len(out) - 1) - total
     while excess > 0:
-        i = max(range(len(out)), key=lambda k: out[k] - mins[k])
-        if out[i] <= mins[i]:
+        i = max(range(len(out)), key=lambda k: out[k] - floors[k])
+        if out[i] <= floors[i]:
             break
         out[i] -= 1
         excess -= 1
