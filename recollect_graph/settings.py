@@ -1,12 +1,15 @@
-"""One settings object, read from the environment.
+"""One settings object, read from the environment and the config files.
 
 ``Settings.from_env()`` reads ``NEO4J_URI``, ``NEO4J_USER``, ``NEO4J_PASSWORD``, ``NEO4J_DATABASE``
-and the ``RECOLLECT_*`` variables listed in :data:`ENV_VARS`. With no ``NEO4J_URI`` the library uses
-the embedded default: a local Neo4j server that it builds, starts and attaches to itself.
+and the ``RECOLLECT_*`` variables listed in :data:`ENV_VARS`, over the config files of
+:mod:`recollect_graph.config_file` (the project's ``.recollect-graph.toml`` over the user's
+``config.toml``). With no URI the library uses the embedded default: a local Neo4j server that it
+builds, starts and attaches to itself.
 """
 
 from __future__ import annotations
 
+import getpass
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -14,6 +17,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from recollect_graph import config_file
 from recollect_graph.errors import ConfigError
 
 #: Environment variable -> settings field.
@@ -65,8 +69,15 @@ _SECRET_FIELDS = frozenset({"neo4j_password"})
 
 
 def _xdg(var: str, fallback: str) -> Path:
-    base = os.environ.get(var)
-    return (Path(base) if base else Path.home() / fallback) / "recollect-graph"
+    return config_file.xdg_dir(var, fallback)
+
+
+def os_user() -> str:
+    """The OS user's login name (the default owner), else ``user``."""
+    try:
+        return getpass.getuser() or "user"
+    except (OSError, KeyError):  # no login name and no USER/LOGNAME variable
+        return "user"
 
 
 class Settings(BaseModel):
@@ -98,8 +109,10 @@ class Settings(BaseModel):
         embedding_backend: ``auto`` (ONNX int8 when installed and its vectors match torch's,
             else torch), ``onnx`` or ``torch``. The ONNX export is made once into ``cache_dir``.
         spacy_model: spaCy pipeline package name or path.
-        default_scope: Scope of ``rg.memories`` (Lore's namespace) when none is given.
-        default_owner: Owner of ``rg.memories`` writes when none is given.
+        default_scope: Scope of ``rg.memories`` (Lore's namespace) when none is given. The CLI's
+            commands use it when ``--scope`` is left out only when it is configured
+            (``RECOLLECT_SCOPE`` or ``scope`` in a config file), never the built-in ``shared``.
+        default_owner: Owner of writes when none is given (default: the OS user).
         fusion: How search combines signals: ``weighted`` (a weighted sum of normalised
             signals, Lore's method) or ``rrf`` (reciprocal rank fusion of the relevance signals).
         w_semantic, w_keyword, w_graph, w_strength, w_quality, w_usage, w_context, w_length: Fusion
@@ -150,7 +163,7 @@ class Settings(BaseModel):
     embedding_backend: Literal["auto", "onnx", "torch"] = "auto"
     spacy_model: str = "en_core_web_sm"
     default_scope: str = "shared"
-    default_owner: str = Field(default_factory=lambda: os.environ.get("USER") or "user")
+    default_owner: str = Field(default_factory=os_user)
     fusion: Literal["weighted", "rrf"] = "weighted"
     w_semantic: float = Field(default=0.45, ge=0)
     w_keyword: float = Field(default=0.25, ge=0)
@@ -174,33 +187,57 @@ class Settings(BaseModel):
     neo4j_version: str | None = Field(default=None, pattern=r"^\d+\.\d+\.\d+$")
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
-        """Read settings from the environment; keyword overrides win.
+    def from_env(
+        cls,
+        environ: Mapping[str, str] | None = None,
+        *,
+        config_files: bool | None = None,
+        **overrides: Any,
+    ) -> Settings:
+        """Read settings from the config files and the environment; keyword overrides win.
+
+        Precedence, highest first: ``overrides``, the environment, the project file, the user
+        file, the defaults.
 
         Args:
             environ: The environment to read (default ``os.environ``).
+            config_files: Whether to read the config files (default: only when ``environ`` is
+                the real environment, so an explicit mapping gives exactly what it says).
             **overrides: Field values that take precedence over the environment.
 
         Returns:
             The settings.
 
         Raises:
-            ConfigError: A variable has a value of the wrong type or out of range.
+            ConfigError: A variable or a file value has the wrong type or is out of range, or a
+                config file is unreadable or holds an unknown key.
         """
         env = os.environ if environ is None else environ
         values: dict[str, Any] = {}
+        where: dict[str, tuple[str, str]] = {}  # field -> (name, where it was set)
+        if config_files if config_files is not None else environ is None:
+            files = config_file.layered(env)
+            for key in {**files.user, **files.project}:
+                where[config_file.KEYS[key]] = (key, f" (in the {files.source(key)})")
+            values.update(files.fields())
         for var, field in ENV_VARS.items():
             raw = env.get(var)
             if raw is not None and raw.strip() != "":
                 values[field] = raw.strip()
-        values.update({k: v for k, v in overrides.items() if v is not None})
+                where[field] = (var, "")
+        for k, v in overrides.items():
+            if v is not None:
+                values[k] = v
+                where[k] = (k, "")
         try:
             return cls(**values)
         except ValidationError as e:
             err = e.errors()[0]
             field = str(err["loc"][0]) if err["loc"] else "?"
-            var = next((v for v, f in ENV_VARS.items() if f == field), field)
-            raise ConfigError(f"invalid setting {var}={values.get(field)!r}: {err['msg']}") from e
+            name, origin = where.get(field, (field, ""))
+            raise ConfigError(
+                f"invalid setting {name}={values.get(field)!r}{origin}: {err['msg']}"
+            ) from e
 
     @property
     def embedded(self) -> bool:

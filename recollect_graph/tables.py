@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import json
+import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -23,6 +24,10 @@ T = TypeVar("T")
 
 #: The widest a column gets; longer cells are cut.
 MAX_WIDTH = 80
+#: The narrowest a column of long cells is squeezed to when the table must fit a width.
+MIN_WIDTH = 8
+#: The most lines one cell wraps to when squeezed (the last ends in ``...`` when cut).
+MAX_CELL_LINES = 3
 
 
 def as_row(record: Any) -> dict[str, Any]:
@@ -40,12 +45,19 @@ def as_row(record: Any) -> dict[str, Any]:
     raise TypeError(f"not a record (a mapping, pydantic model or dataclass): {type(record)!r}")
 
 
-def table(records: Iterable[Any], columns: Sequence[str] | None = None) -> str:
+def table(
+    records: Iterable[Any], columns: Sequence[str] | None = None, *, width: int | None = None
+) -> str:
     """Render records as a plain text table: a header, a rule, one line per record.
 
     Args:
         records: Mappings, pydantic models or dataclass instances.
         columns: The columns, in order (default: the first record's fields).
+        width: The most characters a line may have (a terminal's width). The widest columns are
+            narrowed first, to :data:`MIN_WIDTH` at least (or their widest cell, when narrower),
+            headers and cells wrapped onto up to :data:`MAX_CELL_LINES` lines, and the gap
+            between columns shrinks from two spaces to one when two do not fit. None: one line
+            per record.
 
     Returns:
         The table, or ``(no rows)`` when there are no records.
@@ -55,13 +67,56 @@ def table(records: Iterable[Any], columns: Sequence[str] | None = None) -> str:
         return "(no rows)"
     cols = list(columns or rows[0].keys())
     cells = [[_cell(r.get(c)) for c in cols] for r in rows]
-    widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(cols)]
-    widths = [min(w, MAX_WIDTH) for w in widths]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(cols, widths, strict=True))]
-    lines.append("  ".join("-" * w for w in widths))
-    for row in cells:
-        lines.append("  ".join(v[:w].ljust(w) for v, w in zip(row, widths, strict=True)))
+    longest = [max(len(row[i]) for row in cells) for i in range(len(cols))]
+    widths = [min(max(len(c), n), MAX_WIDTH) for c, n in zip(cols, longest, strict=True)]
+    gap = "  "
+    if width is not None:
+        floors = [min(w, max(min(n, MIN_WIDTH), 4)) for w, n in zip(widths, longest, strict=True)]
+        if sum(widths) + 2 * (len(widths) - 1) > width:
+            gap = " " if sum(floors) + 2 * (len(floors) - 1) > width else gap
+            widths = fit(widths, floors, width, len(gap))
+    lines: list[str] = []
+    for n, block in enumerate((cols, *cells)):
+        parts = [
+            _wrap(v, w) if width is not None else [v[:w]]
+            for v, w in zip(block, widths, strict=True)
+        ]
+        for k in range(max(len(p) for p in parts)):
+            line = gap.join(
+                (p[k] if k < len(p) else "").ljust(w) for p, w in zip(parts, widths, strict=True)
+            )
+            lines.append(line if k == 0 else line.rstrip())
+        if n == 0:
+            lines.append(gap.join("-" * w for w in widths))
     return "\n".join(lines)
+
+
+def fit(widths: Sequence[int], floors: Sequence[int], total: int, gap: int = 2) -> list[int]:
+    """Column widths narrowed, widest first, until a line (``gap`` between) fits ``total``.
+
+    No column goes below its floor (nor grows): a table that cannot fit stays as narrow as the
+    floors allow.
+    """
+    out = list(widths)
+    excess = sum(out) + gap * (len(out) - 1) - total
+    while excess > 0:
+        i = max(range(len(out)), key=lambda k: out[k] - floors[k])
+        if out[i] <= floors[i]:
+            break
+        out[i] -= 1
+        excess -= 1
+    return out
+
+
+def _wrap(text: str, w: int) -> list[str]:
+    if len(text) <= w:
+        return [text]
+    lines = textwrap.wrap(text, w, break_long_words=True, break_on_hyphens=False) or [""]
+    if len(lines) > MAX_CELL_LINES:
+        lines = lines[:MAX_CELL_LINES]
+        last = lines[-1]
+        lines[-1] = (last if len(last) <= w - 3 else last[: w - 3]) + "..."
+    return lines
 
 
 def flat_row(record: Any, *, sep: str = ".") -> dict[str, Any]:

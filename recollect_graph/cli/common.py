@@ -79,11 +79,35 @@ def page(offset: int, limit: int, most: int) -> None:
 
 
 def need(value: str | None, flag: str, env: str | None = None) -> str:
-    """``value`` when given; else :class:`InvalidInput` naming the flag (and its variable)."""
+    """``value`` when given; else the configured default; else :class:`InvalidInput`.
+
+    ``--scope`` falls back to ``scope`` in a config file (the environment variable is already
+    in ``value``: click reads it), ``--owner`` to ``owner`` there, else the OS user. A scope is
+    never invented: with none configured, ``--scope`` stays required.
+    """
     if value is None or not value.strip():
+        default = configured_default(flag)
+        if default:
+            return default
         hint = f" (or set {env})" if env else ""
+        if flag == "--scope":
+            hint += " (or set a default: recollect-graph config set scope NAME)"
         raise InvalidInput(f"{flag} is required{hint}")
     return value
+
+
+def configured_default(flag: str) -> str | None:
+    """The config files' default for ``--scope`` / ``--owner`` (the OS user for an owner)."""
+    from recollect_graph import config_file
+    from recollect_graph.settings import os_user
+
+    key = {"--scope": "scope", "--owner": "owner"}.get(flag)
+    if key is None:
+        return None
+    value = config_file.layered().fields().get(config_file.KEYS[key])
+    if value is None and key == "owner":
+        return os_user()
+    return str(value) if value is not None and str(value).strip() else None
 
 
 def need_scope(scope: str | None) -> str:

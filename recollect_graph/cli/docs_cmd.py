@@ -26,11 +26,17 @@ from recollect_graph.cli.output import (
     stored_before_error,
     table,
 )
+from recollect_graph.vocabulary import DOCUMENT_STATUSES
 
 
 @click.group("docs")
 def docs_group() -> None:
-    """Documents: ingest files, folders or text; list, show and forget them."""
+    """Documents: ingest files, folders or text; list, show and forget them.
+
+    \b
+    Example:
+      recollect-graph docs ingest docs/ --scope app && recollect-graph docs list --scope app
+    """
 
 
 @docs_group.command("ingest")
@@ -162,7 +168,7 @@ def ingest_cmd(
 @docs_group.command("list")
 @scope_option
 @click.option("--collection", help="Only this collection.")
-@click.option("--status", type=click.Choice(["pending", "ready", "failed"]))
+@click.option("--status", type=click.Choice(DOCUMENT_STATUSES), help="Only this status.")
 @page_options(50, 1000)
 @json_option
 @handle_errors
@@ -174,7 +180,12 @@ def list_cmd(
     limit: int,
     as_json: bool,
 ) -> None:
-    """Documents of a scope, most recently updated first (a page: --offset/--limit)."""
+    """Documents of a scope, most recently updated first (a page: --offset/--limit).
+
+    \b
+    Example:
+      recollect-graph docs list --scope app --status ready --json
+    """
     page(offset, limit, 1000)
     with open_rg(as_json) as rg:
         rows = rg.documents.list(
@@ -211,7 +222,12 @@ def list_cmd(
 def show_cmd(
     document: str, scope: str | None, with_chunks: bool, with_runs: bool, as_json: bool
 ) -> None:
-    """One document (by id, source id, title or path): status, last run, similar documents."""
+    """One document (by id, source id, title or path): status, last run, similar documents.
+
+    \b
+    Example:
+      recollect-graph docs show docs/guide.md --chunks --scope app
+    """
     sc = need_scope(scope)
     with open_rg(as_json) as rg:
         doc = rg.documents.get(document, scope_id=sc, chunks=with_chunks)
@@ -244,7 +260,12 @@ def show_cmd(
 @json_option
 @handle_errors
 def forget_cmd(document: str, scope: str | None, yes: bool, as_json: bool) -> None:
-    """Delete a document and retract everything derived from it (one transaction)."""
+    """Delete a document and retract everything derived from it (one transaction).
+
+    \b
+    Example:
+      recollect-graph docs forget docs/old.md --yes --scope app
+    """
     sc = need_scope(scope)
     if not yes and not as_json:
         click.confirm(f"Forget document {document!r} and all derived from it?", abort=True)

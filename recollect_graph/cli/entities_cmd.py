@@ -22,7 +22,12 @@ from recollect_graph.cli.output import emit_json, handle_errors, json_option, ta
 
 @click.group("entities")
 def entities_group() -> None:
-    """Entities and relations: show, neighbours, path, review and merge."""
+    """Entities and relations: show, neighbours, path, review and merge.
+
+    \b
+    Example:
+      recollect-graph entities show Neo4j --scope app
+    """
 
 
 @entities_group.command("show")
@@ -31,7 +36,12 @@ def entities_group() -> None:
 @json_option
 @handle_errors
 def entity_show_cmd(entity: str, scope: str | None, as_json: bool) -> None:
-    """An entity (by id, name or alias): mentions with snippets and relations."""
+    """An entity (by id, name or alias): mentions with snippets and relations.
+
+    \b
+    Example:
+      recollect-graph entities show Neo4j --scope app --json
+    """
     with open_rg(as_json) as rg:
         e = rg.entities.show(entity, scope_id=need_scope(scope))
     if as_json:
@@ -56,7 +66,12 @@ def entity_show_cmd(entity: str, scope: str | None, as_json: bool) -> None:
 @json_option
 @handle_errors
 def neighbours_cmd(entity: str, scope: str | None, hops: int, limit: int, as_json: bool) -> None:
-    """Entities within --hops relations of ENTITY, nearest first."""
+    """Entities within --hops relations of ENTITY, nearest first.
+
+    \b
+    Example:
+      recollect-graph entities neighbours Neo4j --hops 2 --scope app
+    """
     with open_rg(as_json) as rg:
         rows = rg.entities.neighbours(entity, scope_id=need_scope(scope), hops=hops, limit=limit)
     if as_json:
@@ -72,7 +87,12 @@ def neighbours_cmd(entity: str, scope: str | None, hops: int, limit: int, as_jso
 @json_option
 @handle_errors
 def path_cmd(a: str, b: str, scope: str | None, as_json: bool) -> None:
-    """The shortest chain of relations between two entities."""
+    """The shortest chain of relations between two entities.
+
+    \b
+    Example:
+      recollect-graph entities path Neo4j Kafka --scope app
+    """
     with open_rg(as_json) as rg:
         steps = rg.entities.path(a, b, scope_id=need_scope(scope))
     if as_json:
@@ -97,6 +117,10 @@ def review_cmd(scope: str | None, offset: int, limit: int, as_json: bool) -> Non
     """Entity pairs with similar names that were not merged automatically, most similar first.
 
     A page: --offset skipped, then at most --limit.
+
+    \b
+    Example:
+      recollect-graph entities review --scope app --limit 20
     """
     page(offset, limit, 1000)
     with open_rg(as_json) as rg:
@@ -114,7 +138,12 @@ def review_cmd(scope: str | None, offset: int, limit: int, as_json: bool) -> Non
 @json_option
 @handle_errors
 def merge_cmd(keep: str, absorb: str, scope: str | None, as_json: bool) -> None:
-    """Merge entity ABSORB into KEEP (undo with `entities unmerge OPERATION`)."""
+    """Merge entity ABSORB into KEEP (undo with `entities unmerge OPERATION`).
+
+    \b
+    Example:
+      recollect-graph entities merge "Neo4j" "neo4j db" --scope app
+    """
     with open_rg(as_json) as rg:
         op = rg.entities.merge(keep, absorb, scope_id=need_scope(scope))
     if as_json:
@@ -129,7 +158,12 @@ def merge_cmd(keep: str, absorb: str, scope: str | None, as_json: bool) -> None:
 @json_option
 @handle_errors
 def unmerge_cmd(operation_id: str, scope: str | None, as_json: bool) -> None:
-    """Undo an entity merge."""
+    """Undo an entity merge.
+
+    \b
+    Example:
+      recollect-graph entities unmerge 7d1e... --scope app
+    """
     with open_rg(as_json) as rg:
         out = rg.entities.unmerge(operation_id, scope_id=need_scope(scope))
     if as_json:
@@ -143,7 +177,12 @@ def unmerge_cmd(operation_id: str, scope: str | None, as_json: bool) -> None:
 @json_option
 @handle_errors
 def index_cmd(scope: str | None, as_json: bool) -> None:
-    """Extract entities and relations from the scope's entries (new or changed ones only)."""
+    """Extract entities and relations from the scope's entries (new or changed ones only).
+
+    \b
+    Example:
+      recollect-graph entities index --scope app --json
+    """
     sc = need_scope(scope)
     bar = click.progressbar(length=1, label="  entries", file=sys.stderr)
     with open_rg(as_json) as rg, bar:

@@ -31,7 +31,7 @@ from recollect_graph.cli.output import (
     table,
 )
 from recollect_graph.errors import EntryNotFound, InvalidInput
-from recollect_graph.vocabulary import ENTRY_TYPES, SEARCH_KINDS
+from recollect_graph.vocabulary import ENTRY_TYPES, RELATIONS, SEARCH_KINDS, SOURCE_TYPES, SOURCES
 
 if TYPE_CHECKING:
     from recollect_graph.facade import Recollect
@@ -118,13 +118,13 @@ def _remember_many(
 @click.option("--file", "file", metavar="PATH", help="JSON list or JSON Lines ('-': stdin).")
 @scope_option
 @owner_option
-@click.option("--type", "entry_type", help=f"Entry type: {', '.join(ENTRY_TYPES)}.")
+@click.option("--type", "entry_type", type=click.Choice(ENTRY_TYPES), help="Entry type.")
 @click.option("--auto-classify", is_flag=True, help="Infer the type from the content.")
 @click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
 @click.option("--title", help="Title (unique per scope).")
 @click.option("--summary", help="Short summary.")
-@click.option("--source", help="agent, system or user.")
-@click.option("--source-type", help="observed, inferred, user_stated, consolidated or injected.")
+@click.option("--source", type=click.Choice(SOURCES), help="Who stated it.")
+@click.option("--source-type", type=click.Choice(SOURCE_TYPES), help="How it was learned.")
 @click.option("--source-id", help="External id; the same source id is the same entry.")
 @click.option("--metadata", metavar="JSON", help="A JSON object stored with the entry.")
 @click.option("--confidence", type=float, help="Confidence 0-1 (default 1).")
@@ -209,7 +209,7 @@ def forget_cmd(entry_id: str, scope: str | None, as_json: bool) -> None:
 @click.command("connect")
 @click.argument("source_id", metavar="SOURCE")
 @click.argument("target_id", metavar="TARGET")
-@click.argument("relation")
+@click.argument("relation", metavar="RELATION", type=click.Choice(RELATIONS, case_sensitive=False))
 @click.option("--weight", type=float, default=1.0, show_default=True, help="Edge weight 0-1.")
 @click.option("--reason", help="Why they are connected.")
 @scope_option
@@ -303,7 +303,7 @@ def operations_cmd(scope: str | None, offset: int, limit: int, as_json: bool) ->
 
 
 @click.command("outcome")
-@click.argument("result", metavar="good|bad")
+@click.argument("result", type=click.Choice(["good", "bad"]))
 @click.argument("entry_ids", metavar="ID...", nargs=-1, required=True)
 @scope_option
 @json_option
@@ -418,7 +418,13 @@ def recent_cmd(
 @reader_option
 @click.option("--limit", default=10, show_default=True, help="Maximum hits (1-1000).")
 @click.option("--min-score", default=0.0, show_default=True, help="Drop hits scoring lower.")
-@click.option("--type", "entry_types", multiple=True, help="Keep this entry type (repeatable).")
+@click.option(
+    "--type",
+    "entry_types",
+    multiple=True,
+    type=click.Choice(ENTRY_TYPES),
+    help="Keep this entry type (repeatable).",
+)
 @click.option("--tag", "tags", multiple=True, help="Keep entries with this tag (repeatable).")
 @click.option(
     "--kind",

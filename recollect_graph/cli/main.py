@@ -11,6 +11,7 @@ import click
 
 from recollect_graph import __version__
 from recollect_graph.cli.backup_cmd import COMMANDS as BACKUP_COMMANDS
+from recollect_graph.cli.config_cmd import config_group
 from recollect_graph.cli.context_cmd import COMMANDS as CONTEXT_COMMANDS
 from recollect_graph.cli.contradiction_cmd import COMMANDS as CONTRADICTION_COMMANDS
 from recollect_graph.cli.data_cmd import COMMANDS as DATA_COMMANDS
@@ -23,7 +24,14 @@ from recollect_graph.cli.mcp_cmd import mcp_cmd
 from recollect_graph.cli.memory_cmd import memory_group
 from recollect_graph.cli.neo4j_cmd import browser_cmd, neo4j_group
 from recollect_graph.cli.notebooks_cmd import COMMANDS as NOTEBOOK_COMMANDS
-from recollect_graph.cli.output import emit_json, handle_errors, json_option, progress, table
+from recollect_graph.cli.output import (
+    JsonErrorsGroup,
+    emit_json,
+    handle_errors,
+    json_option,
+    progress,
+    table,
+)
 from recollect_graph.cli.review_cmd import (
     reflect_cmd,
     review_cmd,
@@ -39,7 +47,7 @@ if TYPE_CHECKING:
     pass
 
 
-@click.group()
+@click.group(cls=JsonErrorsGroup)
 @click.version_option(__version__, prog_name="recollect-graph")
 @click.option("-v", "--verbose", count=True, help="Log more (-v info, -vv debug) to stderr.")
 def cli(verbose: int) -> None:
@@ -85,31 +93,11 @@ for _cmd in (*DOCS_COMMANDS, *ENTITY_COMMANDS):  # docs, entities
 for _cmd in CONTEXT_COMMANDS:  # context, recommend
     cli.add_command(_cmd)
 cli.add_command(topics_group)
+cli.add_command(config_group)  # config [show|get|set|unset]
 for _cmd in BACKUP_COMMANDS:  # backup, restore
     cli.add_command(_cmd)
 for _cmd in SCOPE_COMMANDS:  # scopes list/drop/purge, edit
     cli.add_command(_cmd)
-
-
-@cli.command("config")
-@json_option
-@handle_errors
-def config_cmd(as_json: bool) -> None:
-    """Print the effective settings (secrets masked).
-
-    \b
-    Example:
-      NEO4J_URI=bolt://127.0.0.1:7687 recollect-graph config --json
-    """
-    from recollect_graph.settings import Settings
-
-    data = Settings.from_env().masked()
-    if as_json:
-        emit_json(data)
-    else:
-        width = max(len(k) for k in data)
-        for k, v in data.items():
-            click.echo(f"{k.ljust(width)}  {v}")
 
 
 @cli.command("init")

@@ -124,7 +124,8 @@ def insert_cmd(
     "--source-type",
     default="observed",
     show_default=True,
-    help=f"One of {', '.join(SOURCE_TYPES)}.",
+    type=click.Choice(SOURCE_TYPES),
+    help="How it was learned.",
 )
 @scope_option
 @owner_option
@@ -225,7 +226,8 @@ def search_cmd(
     "--reason",
     default="unspecified",
     show_default=True,
-    help=f"One of {', '.join(DELETE_REASONS)}.",
+    type=click.Choice(DELETE_REASONS),
+    help="Why it is deleted.",
 )
 @scope_option
 @owner_option

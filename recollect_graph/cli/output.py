@@ -5,16 +5,18 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import os
+import shutil
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
 import click
 
+from recollect_graph import tables
 from recollect_graph.errors import RecollectError
-from recollect_graph.tables import table
 
-__all__ = ["emit_json", "handle_errors", "json_option", "progress", "table"]
+__all__ = ["JsonErrorsGroup", "emit_json", "handle_errors", "json_option", "progress", "table"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -29,6 +31,27 @@ def json_option(fn: F) -> F:
 def emit_json(data: Any) -> None:
     """Print ``data`` as JSON on stdout."""
     click.echo(json.dumps(data, indent=2, default=str))
+
+
+def terminal_width() -> int | None:
+    """The width tables must fit: ``$COLUMNS`` when set, else the terminal's when stdout is one.
+
+    None (piped, no ``COLUMNS``): tables keep one line per record, for ``grep`` and ``cut``.
+    """
+    raw = os.environ.get("COLUMNS", "").strip()
+    if raw.isdigit() and int(raw) > 0:
+        return int(raw)
+    try:
+        if not sys.stdout.isatty():
+            return None
+    except (AttributeError, ValueError):  # a replaced or closed stdout
+        return None
+    return shutil.get_terminal_size().columns
+
+
+def table(records: Iterable[Any], columns: Sequence[str] | None = None) -> str:
+    """:func:`recollect_graph.tables.table`, fitted to :func:`terminal_width`."""
+    return tables.table(records, columns, width=terminal_width())
 
 
 def progress(as_json: bool) -> Callable[[str], None]:
@@ -79,3 +102,36 @@ def stored_before_error(
             else:
                 click.echo(line)
         raise
+
+
+class JsonErrorsGroup(click.Group):
+    """The root group: with ``--json``, click's own errors are the error object too.
+
+    A bad option, a value outside a ``click.Choice``, a missing argument:
+    ``{"error": "usage", "message": ...}`` on stdout, click's usage text on stderr, exit code 2
+    (as without ``--json``).
+    """
+
+    def main(  # type: ignore[override]
+        self,
+        args: list[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """Run the CLI (see :meth:`click.Group.main`)."""
+        argv = list(sys.argv[1:] if args is None else args)
+        if not standalone_mode or "--json" not in argv:
+            return super().main(argv, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            rv = super().main(argv, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.ClickException as e:
+            emit_json({"error": "usage", "message": e.format_message()})
+            e.show()
+            sys.exit(e.exit_code)
+        except click.Abort:
+            emit_json({"error": "aborted", "message": "aborted"})
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(rv if isinstance(rv, int) else 0)

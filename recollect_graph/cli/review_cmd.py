@@ -20,6 +20,7 @@ from recollect_graph.cli.common import (
 )
 from recollect_graph.cli.output import emit_json, handle_errors, json_option, table
 from recollect_graph.errors import InvalidInput
+from recollect_graph.vocabulary import RELATIONS
 
 if TYPE_CHECKING:
     from recollect_graph.facade import Memories, Recollect
@@ -122,7 +123,12 @@ def suggestions_cmd(
 @click.command("review")
 @click.option("--accept", "accept", multiple=True, metavar="ID", help="Suggestion to accept.")
 @click.option("--reject", "reject", multiple=True, metavar="ID", help="Suggestion to reject.")
-@click.option("--type", "relation_type", help="Relation type for accepted links.")
+@click.option(
+    "--type",
+    "relation_type",
+    type=click.Choice(RELATIONS, case_sensitive=False),
+    help="Relation type for accepted links.",
+)
 @scope_option
 @owner_option
 @json_option

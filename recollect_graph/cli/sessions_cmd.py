@@ -115,7 +115,12 @@ def list_cmd(
 @json_option
 @handle_errors
 def show_cmd(session_id: str, scope: str | None, as_json: bool) -> None:
-    """One session: its index (summary, keywords, decisions), forks, identifiers, markers."""
+    """One session: its index (summary, keywords, decisions), forks, identifiers, markers.
+
+    \b
+    Example:
+      recollect-graph sessions show 5f0c2a1e --scope me --json
+    """
     with open_rg(as_json) as rg:
         s = rg.sessions.get(session_id, scope_id=need_scope(scope))
     if as_json:
@@ -153,7 +158,12 @@ def show_cmd(session_id: str, scope: str | None, as_json: bool) -> None:
 @json_option
 @handle_errors
 def turns_cmd(session_id: str, scope: str | None, as_json: bool) -> None:
-    """A session's turns in order."""
+    """A session's turns in order.
+
+    \b
+    Example:
+      recollect-graph sessions turns 5f0c2a1e --scope me
+    """
     with open_rg(as_json) as rg:
         turns = rg.sessions.turns(session_id, scope_id=need_scope(scope))
     if as_json:
@@ -169,7 +179,12 @@ def turns_cmd(session_id: str, scope: str | None, as_json: bool) -> None:
 @json_option
 @handle_errors
 def forks_cmd(scope: str | None, offset: int, limit: int, as_json: bool) -> None:
-    """Forks of a scope and where each resumes, newest first (a page: --offset, --limit)."""
+    """Forks of a scope and where each resumes, newest first (a page: --offset, --limit).
+
+    \b
+    Example:
+      recollect-graph sessions forks --scope me --limit 10
+    """
     page(offset, limit, 10_000)
     with open_rg(as_json) as rg:
         rows = rg.sessions.forks(need_scope(scope), limit=limit, offset=offset)
@@ -237,7 +252,12 @@ def handoff_cmd(
     blockers: tuple[str, ...],
     as_json: bool,
 ) -> None:
-    """Record (with --what) or show a session's handoff."""
+    """Record (with --what) or show a session's handoff.
+
+    \b
+    Example:
+      recollect-graph sessions handoff 5f0c2a1e --what "CI cache fixed; next: docs" --scope me
+    """
     with open_rg(as_json) as rg:
         if what is None:
             out = rg.sessions.get_handoff(session_id, scope_id=need_scope(scope))

@@ -1,5 +1,7 @@
 import json
+import re
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -49,16 +51,30 @@ def test_unreachable_external_server_is_a_clear_error() -> None:
     assert "Traceback" not in result.output
 
 
+def _walk(cmd: click.Command, path: tuple[str, ...] = ()) -> list[tuple[str, click.Command]]:
+    out = [(" ".join(path) or "recollect-graph", cmd)]
+    if isinstance(cmd, click.Group):
+        for name, sub in sorted(cmd.commands.items()):
+            out += _walk(sub, (*path, name))
+    return out
+
+
 def test_every_command_has_help_with_an_example() -> None:
+    """Walks the whole click tree: a command added later without an example fails here."""
     runner = CliRunner()
-    commands = [["config"], ["init"], ["cypher"], ["doctor"]] + [
-        ["neo4j", c] for c in ("build", "start", "stop", "status", "logs", "browser")
-    ]
-    for cmd in commands:
-        result = runner.invoke(cli, [*cmd, "--help"])
-        assert result.exit_code == 0
-        assert "Example" in result.output, cmd
-        assert "--json" in result.output, cmd
+    missing = []
+    for name, cmd in _walk(cli):
+        args = name.split() if name != "recollect-graph" else []
+        result = runner.invoke(cli, [*args, "--help"])
+        assert result.exit_code == 0, (name, result.output)
+        text = result.output
+        parts = re.split(r"\bExamples?:", text, maxsplit=1)
+        example = parts[1] if len(parts) == 2 else ""
+        if "recollect-graph" not in example.split("Options:")[0]:
+            missing.append(name)
+        if any(p.name == "as_json" for p in cmd.params):
+            assert "--json" in text, name
+    assert missing == [], f"commands whose --help has no 'Example:' with a command line: {missing}"
 
 
 def test_no_command_module_shadows_another_command() -> None:

@@ -27,12 +27,15 @@ LAYERS: dict[str, int] = {
     "captions": 0,
     "analysis": 2,
     "samples": 0,
+    "config_file": 0,
     "db": 1,
     "nlp": 1,
     "services": 2,
     "learners": 2,
     "ogm": 2,
     "facade": 3,
+    "aio": 3,  # AsyncRecollect, beside the facade it uses
+    "integrations": 4,  # LangChain / LlamaIndex adapters over the facade
     "__init__": 3,  # the package itself re-exports the facade
     "cli": 4,
     "mcp": 4,
