@@ -27,6 +27,8 @@ def make_settings(base: Path, **overrides: object) -> Settings:
         "http_port": free_port(),
         "heap_mb": 768,
         "pagecache_mb": 128,
+        # a loaded 2-core machine (8 sessions' tests at once) takes over 120 s to start a store
+        "start_timeout_s": 300.0,
         "cache_dir": os.environ.get("RECOLLECT_CACHE_DIR"),
         # `make test-526` runs the suite against the 5.26 LTS fallback.
         "neo4j_version": os.environ.get("RECOLLECT_NEO4J_VERSION"),
