@@ -8,7 +8,8 @@ WHERE any(w IN $words WHERE c.subject_key CONTAINS w)
 MATCH (e:Entry)-[:ASSERTS]->(c)
 WHERE e.retired_at IS NULL AND e.soft_deleted_at IS NULL
   AND (e.valid_to IS NULL OR e.valid_to > $now)
-RETURN DISTINCT e.id AS entry_id, e.content AS content, c.subject AS subject,
+WITH DISTINCT e, c
+RETURN e.id AS entry_id, e.content AS content, c.subject AS subject,
        c.predicate AS predicate, c.object AS object
 ORDER BY e.created_at DESC
 LIMIT $limit

@@ -187,7 +187,7 @@ def test_supersede_by_claim_and_undo_restores_the_graph(rg: Recollect, scope_id:
     after = dump(rg, scope_id)
     assert [n for n in after[0] if "Operation" not in n["l"]] == before[0]
     assert after[1] == before[1]
-    with pytest.raises(InvalidInput, match="could not read a claim"):
+    with pytest.raises(InvalidInput, match="relation"):
         rg.supersede(scope_id, "frontend build", "", "vite")
     with pytest.raises(InvalidInput):
         rg.supersede(scope_id, "", "uses", "vite")
