@@ -23,8 +23,6 @@ BRANCHED = {
     "transfer/rels_page": KEY_LABELS,
     "stats/node": KEY_LABELS,
     "changes/locate": KEY_LABELS,
-    "scopes/rename": KEY_LABELS,
-    "scopes/purge": KEY_LABELS,
 }
 #: A node pattern with a dynamic label: ``(n:$(...)`` (relationship types are fine: they are
 #: matched from a bound node).

@@ -258,6 +258,15 @@ def revert(run: Run, change: Mapping[str, Any]) -> None:
         run("changes/drop_nodes", eids=gone)
         for k in change.get("nodes_created") or []:
             where.pop(tuple(k), None)
+    again = [n for n in change.get("nodes_deleted") or [] if tuple(n["key"]) in where]
+    if again:  # deleted, then written anew by the change: exactly as they were
+        run(
+            "changes/reset_nodes",
+            rows=[
+                {"eid": where[tuple(n["key"])], "labels": n["labels"], "props": restore(n["props"])}
+                for n in again
+            ],
+        )
     back = [n for n in change.get("nodes_deleted") or [] if tuple(n["key"]) not in where]
     if back:
         made = run(
@@ -282,6 +291,20 @@ def revert(run: Run, change: Mapping[str, Any]) -> None:
     make = [_rel_params(r, where) for r in rels_deleted]
     if rows := [r for r in make if r is not None]:
         run("changes/create_rels", rows=rows)
+
+
+def absent(run: Run, scope_id: str, keys: Iterable[tuple[str, str]]) -> list[list[str]]:
+    """Which of ``(key label, id)`` are not in the scope now (what a change is about to create)."""
+    wanted = sorted(set(keys))
+    there = _locate(run, [(k, i, scope_id) for k, i in wanted])
+    return [[k, i] for k, i in wanted if (k, i, scope_id) not in there]
+
+
+def drop_created(run: Run, scope_id: str, keys: Iterable[Sequence[str]]) -> None:
+    """Delete the nodes a change created, named by ``(key label, id)`` (undo's first step)."""
+    where = _locate(run, [(k, i, scope_id) for k, i in keys])
+    if where:
+        run("changes/drop_nodes", eids=sorted(where.values()))
 
 
 def record(

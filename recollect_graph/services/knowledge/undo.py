@@ -194,6 +194,10 @@ class History:
             if not tx.run("entries/lock_one", id=entry_id, scope_id=scope_id):
                 raise EntryNotFound(entry_id)
             capture = footprint.Capture(tx.run, scope_id, entries=[entry_id])
+            rows = claim_rows(entry_id, scope_id, claims) if claims else None
+            keys = [("Claim", c["id"]) for c in (rows or {}).get("claims", [])]
+            keys += [("Entity", c["entity_id"]) for c in (rows or {}).get("claims", [])]
+            created = footprint.absent(tx.run, scope_id, keys)
             tx.run("claims/retract", id=entry_id)
             tx.run("claims/retract_relations", id=entry_id)
             props = tx.run(
@@ -207,8 +211,8 @@ class History:
                 model=self.embedder.model_id,
                 now=now,
             )[0]["props"]
-            if claims:
-                tx.run("claims/upsert", rows=[claim_rows(entry_id, scope_id, claims)])
+            if rows:
+                tx.run("claims/upsert", rows=[rows])
             change = capture.finish()
             op = None
             if change is not None:
@@ -221,6 +225,7 @@ class History:
                     entry_ids=[entry_id],
                     reason="edited in place",
                     actor=actor,
+                    extra={"created_keys": created},
                 )
             return entry_from_row(props, now=now), op
 
@@ -253,6 +258,8 @@ class History:
             if footprint.is_exact(before):
                 for eid in before.get("created_entries") or []:
                     changesets.delete_entry(tx.run, eid, now)
+                if before.get("created_keys"):  # e.g. the claims and entities an edit made
+                    footprint.drop_created(tx.run, op["scope_id"], before["created_keys"])
                 if before.get("created_topics"):
                     tx.run("topics/delete", scope_id=op["scope_id"], ids=before["created_topics"])
                 for change in reversed(before.get("batches") or [before]):
