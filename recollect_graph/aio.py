@@ -33,7 +33,12 @@ from recollect_graph.facade import Recollect
 from recollect_graph.models import Entry, Hit, Operation, RecallResult, ServerStatus
 from recollect_graph.services.context.budget import Pack
 from recollect_graph.services.kernel.times import now_utc
-from recollect_graph.services.kernel.validation import MAX_OFFSET, in_range, require_text
+from recollect_graph.services.kernel.validation import (
+    MAX_OFFSET,
+    in_range,
+    require_scope,
+    require_text,
+)
 from recollect_graph.services.knowledge.rows import entry_from_row
 from recollect_graph.services.knowledge.undo import operation_from_row
 from recollect_graph.services.sessions.service import _plain as plain_row
@@ -104,8 +109,12 @@ class AsyncRecollect:
 
         Args:
             ids: Entry ids.
-            scope_id: When given, ids of other scopes behave as not found.
+            scope_id: The scope (required): ids of other scopes behave as not found.
+
+        Raises:
+            InvalidInput: No scope, or ids not a list.
         """
+        scope_id = require_scope(scope_id)
         if isinstance(ids, str | bytes) or not isinstance(ids, Sequence):
             raise InvalidInput("ids must be a list of strings")
         wanted = list(dict.fromkeys(str(i) for i in ids))
@@ -116,7 +125,7 @@ class AsyncRecollect:
         return [entry_from_row(r["entry"], now=now) for r in rows]
 
     async def get(self, entry_id: str, *, scope_id: str | None = None) -> Entry:
-        """One entry, or :class:`EntryNotFound` (records no access; the sync ``get`` does)."""
+        """One entry of ``scope_id`` (required), or :class:`EntryNotFound` (records no access)."""
         found = await self.get_many([entry_id], scope_id=scope_id)
         if not found:
             raise EntryNotFound(entry_id)

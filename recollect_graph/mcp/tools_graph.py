@@ -86,7 +86,7 @@ def register(box: Toolbox) -> None:
         def body(rg: Recollect, mem: Memories) -> Any:
             rg.get(new_id, scope_id=mem.scope_id, touch=False)  # not found outside the scope
             rg.get(old_id, scope_id=mem.scope_id, touch=False)
-            return rg.supersede_entry(old_id, new_id, reason=reason)
+            return rg.supersede_entry(old_id, new_id, scope_id=mem.scope_id, reason=reason)
 
         return await box.run("recollect_supersede", body)
 

@@ -198,6 +198,8 @@ def _tool_slots(c: str, proper: set[str], additive: str | None) -> Iterator[Clai
     skey = _subject_key(m.group("subj"))
     if not tech or not skey or skey == "we":
         return
+    if re.search(r"\bfrom\b", m.group("subj"), re.I):  # "the build from webpack [to vite]":
+        return  # a migration's source, read by the clause frames, not a subject of its own
     pol = -1 if m.group("neg") else 1
     if slot == "uses":  # "we switched CI to X": a tool choice of CI
         if category(tech):

@@ -8,7 +8,7 @@ import pytest
 
 from recollect_graph import Recollect, Settings
 from recollect_graph.aio import AsyncRecollect
-from recollect_graph.errors import EntryNotFound, SessionNotFound
+from recollect_graph.errors import EntryNotFound, InvalidInput, SessionNotFound
 
 
 def test_async_reads_match_the_sync_facade(
@@ -28,7 +28,9 @@ def test_async_reads_match_the_sync_facade(
     async def main() -> dict[str, object]:
         async with await AsyncRecollect.open(server_settings) as arg:
             got = await arg.get(a.id, scope_id=scope_id)
-            many = await arg.get_many([a.id, "nope", a.id])
+            many = await arg.get_many([a.id, "nope", a.id], scope_id=scope_id)
+            with pytest.raises(InvalidInput):
+                await arg.get(a.id, scope_id=None)
             recent = await arg.recent(scope_id, limit=10)
             ops = await arg.operations(scope_id)
             sessions = await arg.sessions(scope_id)
@@ -46,7 +48,9 @@ def test_async_reads_match_the_sync_facade(
     stored = ("id", "scope_id", "owner_id", "content", "title", "tags", "entry_type", "created_at")
     sync = rg.get(a.id, scope_id=scope_id, touch=False).model_dump(include=set(stored))
     assert out["got"].model_dump(include=set(stored)) == sync  # type: ignore[attr-defined]
-    assert type(out["got"]) is type(rg.get(a.id, touch=False))  # the same record class
+    assert type(out["got"]) is type(
+        rg.get(a.id, scope_id=scope_id, touch=False)
+    )  # the same record class
     assert [e.id for e in out["many"]] == [a.id]  # type: ignore[attr-defined]
     assert [e.id for e in out["recent"]] == [e.id for e in rg.recent(scope_id, limit=10)]  # type: ignore[attr-defined]
     recent_ids = [e.id for e in out["recent"]]  # type: ignore[attr-defined]

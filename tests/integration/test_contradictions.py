@@ -359,8 +359,8 @@ def test_supersede_is_build_tool(rg: Recollect, scope_id: str) -> None:
     old = remember(rg, scope_id, "The frontend build tool is webpack.")
     out = rg.supersede(scope_id, "frontend build tool", "is", "vite")
     assert out.superseded == [old] and out.operation_id
-    assert rg.get(old).retired_at is not None
-    assert rg.get(out.new_entry_id).retired_at is None
+    assert rg.get(old, scope_id=scope_id).retired_at is not None
+    assert rg.get(out.new_entry_id, scope_id=scope_id).retired_at is None
 
 
 def test_supersede_uses_retires_only_that_slot(rg: Recollect, scope_id: str) -> None:
@@ -368,7 +368,7 @@ def test_supersede_uses_retires_only_that_slot(rg: Recollect, scope_id: str) -> 
     db = remember(rg, scope_id, "The billing service uses Postgres.")
     out = rg.supersede(scope_id, "billing service", "uses", "CockroachDB")
     assert out.superseded == [db]
-    assert rg.get(k8s).retired_at is None and rg.get(db).retired_at is not None
+    assert rg.get(k8s).retired_at is None and rg.get(db, scope_id=scope_id).retired_at is not None
 
 
 @pytest.mark.parametrize("relation", ["owner", "owns", "is owned by"])
@@ -378,7 +378,7 @@ def test_supersede_owner_reaches_the_attribution(
     old = remember(rg, scope_id, "Kai owns the billing service.")
     out = rg.supersede(scope_id, "billing service", relation, "Ben")
     assert out.superseded == [old]
-    new = rg.get(out.new_entry_id).content
+    new = rg.get(out.new_entry_id, scope_id=scope_id).content
     assert "Ben" in new and "owns Ben" not in new
 
 
@@ -397,9 +397,12 @@ def test_supersede_with_no_match_changes_nothing(rg: Recollect, scope_id: str) -
 def test_connect_supersedes_retires_old(rg: Recollect, scope_id: str) -> None:
     old = remember(rg, scope_id, "Deploys go out on Fridays.")
     new = remember(rg, scope_id, "Deploys go out on Tuesdays.")
-    rg.connect(new, old, "supersedes")
-    assert rg.get(old).retired_at is not None and rg.get(new).retired_at is None
-    rg.connect(new, old, "supersedes")  # idempotent: no second operation
+    rg.connect(new, old, "supersedes", scope_id=scope_id)
+    assert (
+        rg.get(old, scope_id=scope_id).retired_at is not None
+        and rg.get(new, scope_id=scope_id).retired_at is None
+    )
+    rg.connect(new, old, "supersedes", scope_id=scope_id)  # idempotent: no second operation
     assert operations(rg, scope_id) == 1
 
 
@@ -439,7 +442,10 @@ def test_remember_on_conflict_supersede_uses_the_claims(rg: Recollect, scope_id:
     old = remember(rg, scope_id, "Maya works at Stripe.")
     other = remember(rg, scope_id, "Maya lives in Dublin.")
     remember(rg, scope_id, "Maya works at Shopify now.", on_conflict="supersede")
-    assert rg.get(old).retired_at is not None and rg.get(other).retired_at is None
+    assert (
+        rg.get(old, scope_id=scope_id).retired_at is not None
+        and rg.get(other, scope_id=scope_id).retired_at is None
+    )
 
 
 def test_consolidation_never_merges_conflicting_claims_and_applies_newer_wins(
@@ -453,10 +459,13 @@ def test_consolidation_never_merges_conflicting_claims_and_applies_newer_wins(
     assert (res.keep, res.drop) == (new, old) and res.reason.startswith("newer wins")
     done = rg.consolidate(scope_id, dry_run=False)
     assert done.applied and done.operation_id
-    assert rg.get(old).retired_at is not None and rg.get(new).retired_at is None
+    assert (
+        rg.get(old, scope_id=scope_id).retired_at is not None
+        and rg.get(new, scope_id=scope_id).retired_at is None
+    )
     assert rg.conflicts(scope_id) == []
-    rg.undo(done.operation_id)
-    assert rg.get(old).retired_at is None and len(rg.conflicts(scope_id)) == 1
+    rg.undo(done.operation_id, scope_id=scope_id)
+    assert rg.get(old, scope_id=scope_id).retired_at is None and len(rg.conflicts(scope_id)) == 1
 
 
 def test_auto_link_records_contradicts_between_conflicting_memories(

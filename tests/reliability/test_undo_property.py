@@ -84,7 +84,7 @@ def _write(rg: Recollect, scope: str, kind: str, i: int, j: int) -> None:
     elif kind == "connect" and len(entries) >= 2:
         a, b = _pick(entries, i), _pick(entries, j)
         if a and b and a != b:
-            rg.connect(a, b, "related_to", reason="property test")
+            rg.connect(a, b, "related_to", reason="property test", scope_id=scope)
     elif kind == "index":
         rg.entities.index_entries(scope, rg.documents.pipeline)
     elif kind == "ingest":
@@ -118,7 +118,7 @@ def _change(rg: Recollect, scope: str, kind: str, i: int, j: int) -> str | None:
     elif kind == "supersede" and len(entries) >= 2:
         old, new = _pick(entries, i), _pick(entries, j)
         if old and new and old != new:
-            op = rg.supersede_entry(old, new, reason="test").operation_id
+            op = rg.supersede_entry(old, new, reason="test", scope_id=scope).operation_id
     elif kind == "invalidate":
         word = ("webpack", "postgresql", "grafana", "nothing-like-this")[i % 4]
         # a replacement is written even when nothing matches (a plain new entry, no operation):

@@ -284,7 +284,21 @@ class Contradictions:
             self.db.read, claims, scope_id=scope_id, owner_id=None, exclude_ids=[], now=now
         )
         keys = {claim_store.index_key(c.subject_key) for c in claims}
-        olds = sorted({eid for eid, _v, new, old in found if old["subject_key"] in keys})
+        # an attribution ("Ben owns the billing service") is about what is owned: its object
+        owned = {
+            k
+            for c in claims
+            if c.predicate == "works_on"
+            for k in (c.object_key, claim_store.index_key(c.object_key))
+        }
+        olds = sorted(
+            {
+                eid
+                for eid, _v, new, old in found
+                if old["subject_key"] in keys
+                or (old.get("predicate") == "works_on" and old.get("object_key") in owned)
+            }
+        )
         holders = [
             r["entry_id"]
             for c in claims
