@@ -138,7 +138,13 @@ class AsyncRecollect:
         skip = int(in_range(offset, "offset", 0, MAX_OFFSET))
         now = now_utc()
         rows = await self.db.read(
-            "entries/recent", scope_id=scope_id, skip=skip, limit=lim, now=now
+            "entries/recent",
+            scope_id=scope_id,
+            skip=skip,
+            limit=lim,
+            now=now,
+            as_of=None,
+            valid_at=None,
         )
         return [entry_from_row(r["entry"], now=now) for r in rows]
 

@@ -335,8 +335,10 @@ class Recollect:
             if scope_id is not None:
                 self.knowledge.get(target_id, scope_id=scope_id, touch=False)
                 self.knowledge.get(source_id, scope_id=scope_id, touch=False)
-            if self.knowledge.get(target_id, touch=False).retired_at is None:
-                self.contradictions.supersede_entry(target_id, source_id, reason=reason)
+            if self.knowledge.get(target_id, scope_id=scope_id, touch=False).retired_at is None:
+                self.contradictions.supersede_entry(
+                    target_id, source_id, scope_id=scope_id, reason=reason
+                )
         return self.knowledge.connect(
             source_id, target_id, relation, weight=weight, reason=reason, scope_id=scope_id
         )

@@ -126,7 +126,7 @@ def test_invalidate_with_replacement(run: Any, scope_id: str) -> None:
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
-        (("supersede", "frontend", "colour", "vite"), "relation must be one of"),
+        (("supersede", "frontend", "colour", "vite"), "could not read a claim"),
         (("supersede", "frontend", "uses"), "ENTITY RELATION NEW_VALUE"),
         (("supersede", "a", "uses", "b", "--old", "x", "--new", "y"), "one form"),
         (("supersede", "--old", "x"), "--new"),

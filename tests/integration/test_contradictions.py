@@ -12,7 +12,6 @@ from recollect_graph.errors import (
     EntryNotFound,
     InvalidInput,
     NothingToSupersede,
-    ScopeViolation,
 )
 
 
@@ -199,7 +198,7 @@ def test_supersede_entry(rg: Recollect, scope_id: str) -> None:
     out = rg.supersede_entry(a, b, reason="new time", scope_id=scope_id)
     assert out.superseded == [a] and rg.get(a, scope_id=scope_id).retired_at is not None
     other = rg.remember("elsewhere", scope_id=scope_id + "-x", owner_id="k").id
-    with pytest.raises(ScopeViolation):
+    with pytest.raises(EntryNotFound):  # another scope's id is not found in this one
         rg.supersede_entry(a, other, scope_id=scope_id)
     with pytest.raises(EntryNotFound):
         rg.supersede_entry("nope", b, scope_id=scope_id)

@@ -94,7 +94,7 @@ def test_search_returns_the_scopes_own_nearest_entries(
         assert hits, memory
         assert {h.entry.id for h in hits} <= own
         assert hits[0].entry.content == memory, (i, hits[0].entry.content)
-        assert hits[0].signals.semantic > 0.99
+        assert hits[0].signals.semantic > 0.98  # int8 ONNX query vs stored vector
 
 
 def test_context_pack_cites_the_scopes_own_chunks(narrow: Recollect, scopes: list[str]) -> None:

@@ -53,7 +53,9 @@ def test_unknown_and_bad_items_are_reported_per_item(
     )
     assert [m["id"] for m in out["updated_memories"]] == [a]
     assert len(out["errors"]) == 5
-    assert rg.get(other, scope_id=scope_id).score == 5.0  # another scope's memory is not found here
+    assert (
+        rg.get(other, scope_id=scope_id + "-b").score == 5.0
+    )  # another scope's memory is not found here
 
 
 def test_repeated_low_confidence_not_useful_soft_deletes(

@@ -11,15 +11,25 @@ from recollect_graph.db.queries import C25_SUFFIX, all_names, cypher, has_c25_va
 from recollect_graph.db.schema import VECTOR_FILTERS
 
 NAMES = all_names()
+#: Lookups kept on db.index.vector.queryNodes on 2026 too, with the reason.
+NO_VARIANT = {
+    # Neo4j 2026.08.1 fails SEARCH inside OPTIONAL CALL over UNWIND rows here with an internal
+    # error ("Index 33554430 out of bounds for length 1") once the store has indexed entities;
+    # the queryNodes form (25 nearest, filtered by scope) works on 2026 as on 5.26.
+    "documents/entity_candidates": "Neo4j 2026 internal error on SEARCH in OPTIONAL CALL",
+}
 QUERY_NODES = re.compile(r"db\.index\.vector\.queryNodes\('(\w+)'")
 SEARCH = re.compile(r"SEARCH (\w+) IN \(VECTOR INDEX (\w+) FOR .*?WHERE (.*?)\s+LIMIT ", re.S)
 
 
 def test_every_vector_lookup_has_a_cypher_25_variant_and_the_variant_filters_in_the_index() -> None:
     lookups = [
-        n for n in NAMES if not n.endswith(C25_SUFFIX) and QUERY_NODES.search(cypher(n).text)
+        n
+        for n in NAMES
+        if not n.endswith(C25_SUFFIX) and QUERY_NODES.search(cypher(n).text) and n not in NO_VARIANT
     ]
-    assert len(lookups) >= 9
+    assert len(lookups) >= 8
+    assert not any(has_c25_variant(n) for n in NO_VARIANT)
     for name in lookups:
         assert has_c25_variant(name), name
         plain, new = cypher(name), cypher(name + C25_SUFFIX)
