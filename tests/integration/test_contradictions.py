@@ -367,7 +367,10 @@ def test_supersede_uses_retires_only_that_slot(rg: Recollect, scope_id: str) -> 
     db = remember(rg, scope_id, "The billing service uses Postgres.")
     out = rg.supersede(scope_id, "billing service", "uses", "CockroachDB")
     assert out.superseded == [db]
-    assert rg.get(k8s).retired_at is None and rg.get(db, scope_id=scope_id).retired_at is not None
+    assert (
+        rg.get(k8s, scope_id=scope_id).retired_at is None
+        and rg.get(db, scope_id=scope_id).retired_at is not None
+    )
 
 
 @pytest.mark.parametrize("relation", ["owner", "owns", "is owned by"])

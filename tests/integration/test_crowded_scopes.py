@@ -90,7 +90,7 @@ def test_search_returns_the_scopes_own_nearest_entries(
     asked = scopes[-1]
     own = _own(narrow, asked, "Entry")
     for i, memory in enumerate(MEMORIES[:4]):
-        hits = narrow.search(memory, scope_id=asked, limit=5, touch=False)
+        hits = narrow.search(memory, scope_id=asked, limit=5, touch=False, kinds=["entry"])
         assert hits, memory
         assert {h.entry.id for h in hits} <= own
         assert hits[0].entry.content == memory, (i, hits[0].entry.content)
