@@ -38,8 +38,16 @@ def mixed(rg: Recollect, scope_id: str) -> dict[str, str]:
     rg.sessions.add_turns(
         "chat-1",
         [
-            {"speaker": "ana", "content": "How do I roll back the deploy from this morning?"},
-            {"speaker": "kai", "content": "Use deployctl revert with yesterday's release tag."},
+            {
+                "id": "t1",
+                "speaker": "ana",
+                "text": "How do I roll back the deploy from this morning?",
+            },
+            {
+                "id": "t2",
+                "speaker": "kai",
+                "text": "Use deployctl revert with yesterday's release tag.",
+            },
         ],
         scope_id=scope_id,
         owner_id="kai",

@@ -66,7 +66,7 @@ def test_show_a_node_and_its_neighbourhood(rg: Recollect, scope_id: str) -> None
     ids = build(rg, scope_id)
     found = rg.show(ids[0], scope_id=scope_id)
     (node,) = found["nodes"]
-    assert node["labels"] == ["Entry"] and node["id"] == ids[0]
+    assert node["labels"][0] == "Entry" and node["id"] == ids[0]  # then its type label
     assert node["props"]["content"] == "The build uses vite." and "embedding" not in node["props"]
     kinds = {(n["type"], n["outgoing"], n["label"]) for n in node["neighbours"]}
     assert ("RELATED_TO", True, "Entry") in kinds and ("CONTRADICTS", True, "Entry") in kinds
@@ -95,5 +95,5 @@ def test_cli_stats_and_show(run: Any, scope_id: str) -> None:
     r = run("show", entry_id, "--scope", scope_id, "--json")
     assert data(r)["nodes"][0]["props"]["content"] == "We deploy on Fridays."
     r = run("show", entry_id, "--scope", scope_id)
-    assert f"Entry {entry_id}" in r.stdout and "content:" in r.stdout
+    assert f"Entry:Note {entry_id}" in r.stdout and "content:" in r.stdout
     assert_one_line_error(run("show", "nope", "--scope", scope_id, ok=False), "no node")

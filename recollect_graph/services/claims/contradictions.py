@@ -269,7 +269,10 @@ class Contradictions:
         entity = require_text(entity, "entity", max_len=300).strip()
         new_value = require_text(new_value, "new_value", max_len=300).strip()
         rel = require_text(relation, "relation", max_len=100).strip().lower()
-        template = STATEMENT.get(rel) or "The {entity} " + rel + " {value}."
+        # the caller's words are data, never a format string: braces are kept as they are
+        template = STATEMENT.get(rel) or (
+            "The {entity} " + rel.replace("{", "{{").replace("}", "}}") + " {value}."
+        )
         bare = re.sub(r"^(?:the|a|an)\s+", "", entity, flags=re.I)
         text = template.format(entity=bare, value=new_value)
         text = text[0].upper() + text[1:]
