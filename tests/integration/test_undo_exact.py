@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from recollect_graph import Recollect
-from recollect_graph.errors import InvalidInput
+from recollect_graph.errors import InvalidInput, NothingToSupersede
 from tests.helpers import data
 from tests.snapshots import difference, snapshot
 
@@ -132,8 +132,8 @@ def test_soft_delete_and_supersede_and_invalidate_that_match_nothing_write_nothi
     rg.remember("We deploy with Helm charts.", scope_id=scope_id, owner_id="kai")
     ops = len(rg.operations(scope_id))
     assert rg.knowledge.soft_delete(["no-such-entry"], scope_id=scope_id)["operation_id"] is None
-    sup = rg.supersede(scope_id, "frontend build", "uses", "vite")
-    assert sup.superseded == [] and sup.operation_id is None
+    with pytest.raises(NothingToSupersede, match="nothing changed"):
+        rg.supersede(scope_id, "frontend build", "uses", "vite")
     inv = rg.invalidate(scope_id, "webpack", reason="moved")
     assert inv.invalidated == [] and inv.operation_id is None
     assert len(rg.operations(scope_id)) == ops
@@ -179,8 +179,8 @@ def test_cli_forget_then_undo_restores_exactly(run: Any, rg: Recollect, scope_id
 
 
 def test_cli_supersede_matching_nothing_says_so(run: Any, scope_id: str) -> None:
-    r = run("supersede", "frontend build", "uses", "vite", "--scope", scope_id)
-    assert "nothing matched" in r.stdout and "undo" not in r.stdout
+    r = run("supersede", "frontend build", "uses", "vite", "--scope", scope_id, ok=False)
+    assert r.exit_code == 1 and "nothing changed" in r.stderr and "undo" not in r.stdout
     r = run("invalidate", "webpack", "--reason", "moved", "--scope", scope_id)
     assert "nothing matched" in r.stdout and "no operation" in r.stdout
     assert data(run("operations", "--scope", scope_id, "--json")) == []
