@@ -48,26 +48,27 @@ def build_scope(rg: Recollect, scope_id: str) -> None:
 def snapshot(rg: Recollect, scope_id: str) -> dict[str, Any]:
     """Counts per label and type, and properties (minus ids and scope) as comparable values.
 
-    The access history (AccessEvent, ACCESSED) is left out: reading is not a change of state.
+    The access history (AccessEvent, ACCESSED) is left out: reading is not a change of state; so
+    is the import's own Operation (it makes the import undoable, docs/undo.md).
     """
     labels = rg.query(
-        "MATCH (n {scope_id: $s}) WHERE NOT n:AccessEvent "
+        "MATCH (n {scope_id: $s}) WHERE NOT n:AccessEvent AND NOT n:Operation "
         "UNWIND labels(n) AS l RETURN l, count(*) AS n ORDER BY l",
         {"s": scope_id},
     )
     types = rg.query(
-        "MATCH (a {scope_id: $s})-[r]->(b {scope_id: $s}) WHERE NOT a:AccessEvent "
+        "MATCH (a {scope_id: $s})-[r]->(b {scope_id: $s}) WHERE NOT a:AccessEvent AND NOT a:Operation AND NOT b:Operation "
         "RETURN type(r) AS t, count(*) AS n "
         "ORDER BY t",
         {"s": scope_id},
     )
     nodes = rg.query(
-        "MATCH (n {scope_id: $s}) WHERE NOT n:AccessEvent "
+        "MATCH (n {scope_id: $s}) WHERE NOT n:AccessEvent AND NOT n:Operation "
         "RETURN labels(n) AS labels, properties(n) AS p",
         {"s": scope_id},
     )
     rels = rg.query(
-        "MATCH (a {scope_id: $s})-[r]->(b {scope_id: $s}) WHERE NOT a:AccessEvent "
+        "MATCH (a {scope_id: $s})-[r]->(b {scope_id: $s}) WHERE NOT a:AccessEvent AND NOT a:Operation AND NOT b:Operation "
         "RETURN labels(a) AS la, labels(b) AS lb, type(r) AS t, properties(r) AS p",
         {"s": scope_id},
     )

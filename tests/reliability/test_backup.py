@@ -62,11 +62,11 @@ def _nodes(rg: Recollect, scope: str) -> int:
 def _exact(rg: Recollect, scope: str) -> list[str]:
     """Every node and relationship of a scope with all its properties, ids included."""
     nodes = rg.query(
-        "MATCH (n {scope_id: $s}) WHERE NOT n:AccessEvent RETURN labels(n) AS l, properties(n) AS p",
+        "MATCH (n {scope_id: $s}) WHERE NOT n:AccessEvent AND NOT n:Operation RETURN labels(n) AS l, properties(n) AS p",
         {"s": scope},
     )
     rels = rg.query(
-        "MATCH (a {scope_id: $s})-[r]->(b {scope_id: $s}) WHERE NOT a:AccessEvent "
+        "MATCH (a {scope_id: $s})-[r]->(b {scope_id: $s}) WHERE NOT a:AccessEvent AND NOT a:Operation AND NOT b:Operation "
         "RETURN a.id AS a, type(r) AS t, b.id AS b, properties(r) AS p",
         {"s": scope},
     )
