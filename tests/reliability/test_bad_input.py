@@ -522,7 +522,7 @@ CLI_CASES: list[Any] = [
     ("wrong_type", ["remember", "x", "--scope", "S", "--metadata", "[1, 2]"], "JSON object", None, None),
     ("out_of_range", ["recent", "--scope", "S", "--limit", "0"], "between", None, None),
     ("out_of_range", ["search", "q", "--scope", "S", "--limit", "100000"], "between", None, None),
-    ("out_of_range", ["connect", "a", "b", "supports", "--weight", "7"], "between", None, None),
+    ("out_of_range", ["connect", "a", "b", "supports", "--weight", "7", "--scope", "S"], "between", None, None),
     ("out_of_range", ["remember", "x", "--scope", "S", "--confidence", "9"], "between", None, None),
     ("unknown_enum", ["outcome", "meh", "id1"], "", None, None),
     ("unknown_enum", ["remember", "x", "--scope", "S", "--type", "gossip"], "entry_type", None, None),
