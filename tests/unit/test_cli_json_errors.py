@@ -25,6 +25,7 @@ NOT_SWEPT = {
     "neo4j logs": "reads the embedded server's log files",
     "neo4j status": "a report: exit code 3 when the server is not running, its status the result",
     "demo": "starts the embedded server and leaves it running for Browser (make demo), by design",
+    "guide": "serves the Browser guide and style until interrupted; no database involved",
     "doctor": "a report: its failing checks are its result (a list), exit code 1",
 }
 
