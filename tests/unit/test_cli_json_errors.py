@@ -26,6 +26,7 @@ NOT_SWEPT = {
     "neo4j status": "a report: exit code 3 when the server is not running, its status the result",
     "demo": "starts the embedded server and leaves it running for Browser (make demo), by design",
     "guide": "serves the Browser guide and style until interrupted; no database involved",
+    "mcp": "an MCP server: stdout is the protocol (tests/integration/test_mcp*.py test its errors)",
     "doctor": "a report: its failing checks are its result (a list), exit code 1",
 }
 
