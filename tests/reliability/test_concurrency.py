@@ -169,7 +169,9 @@ def race_forget_and_read(rg: Recollect, n: int) -> dict[str, Any]:
     def forget() -> None:
         try:
             for eid in ids:
-                for attempt in range(5):  # a forget may lose a lock race to the readers' writes
+                # a forget (its exact-undo capture reads a neighbourhood) may lose lock races to
+                # the readers' access writes: retried with a growing pause
+                for attempt in range(20):
                     try:
                         rg.forget(eid, scope_id=scope)
                         break
@@ -177,7 +179,8 @@ def race_forget_and_read(rg: Recollect, n: int) -> dict[str, Any]:
                         break
                     except Exception as e:
                         tally["forget_retries"] += 1
-                        if attempt == 4:
+                        time.sleep(0.02 * (attempt + 1))
+                        if attempt == 19:
                             forget_errors.append(f"{type(e).__name__}: {e}")
         finally:
             done.set()
