@@ -10,7 +10,12 @@ from recollect_graph.cli.output import emit_json, handle_errors, json_option, ta
 
 @click.group("scopes")
 def scopes_group() -> None:
-    """List scopes with their counts, drop a scope (undoable until purged), purge."""
+    """List scopes with their counts, drop a scope (undoable until purged), purge.
+
+    \b
+    Example:
+      recollect-graph scopes list
+    """
 
 
 @scopes_group.command("list")

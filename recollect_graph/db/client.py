@@ -253,6 +253,34 @@ class Db:
             )
         return [record_data(r) for r in records]
 
+    def write_best_effort(self, name: str, /, attempts: int = 3, **params: Any) -> list[Row] | None:
+        """Run a bookkeeping write (access counts, access history) that must never fail a read.
+
+        A lock race with a concurrent forget or edit (deadlock, lock timeout) is retried
+        ``attempts`` times with a short pause, not the driver's 30 s of retries; then the write is
+        dropped with a warning and ``None`` returned. Other errors are raised as usual.
+        """
+        q = cypher(self.statement_name(name))
+        bound = _bind(q, params)
+        for attempt in range(attempts):
+            try:
+                with (
+                    translate_errors(name),
+                    self.driver.session(database=self.database) as s,
+                    s.begin_transaction() as tx,
+                ):
+                    rows = [record_data(r) for r in tx.run(q.text, bound)]
+                    tx.commit()
+                return rows
+            except DatabaseUnavailable as e:
+                if not str(getattr(e.__cause__, "code", "") or "").startswith("Neo.TransientError"):
+                    raise
+                if attempt + 1 == attempts:
+                    log.warning("%s dropped after %d lock races: %s", name, attempts, e)
+                    return None
+                time.sleep(0.02 * (attempt + 1))
+        return None
+
     def autocommit(self, name: str, /, **params: Any) -> list[Row]:
         """Run a named statement in an auto-commit transaction.
 

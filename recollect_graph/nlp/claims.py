@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import asdict
+from typing import Any
 
 from recollect_graph.nlp.claim_lexicon import GENERIC_SUBJECTS
 from recollect_graph.nlp.frames import Claim, frames
@@ -77,11 +78,15 @@ class ClaimExtractor:
                 or t.pos_ == "PROPN"
                 or t.ent_type_ in ("ORG", "GPE", "PRODUCT", "LOC", "FAC", "NORP")
             }
+            labels = number_labels(doc)
             found: list[Claim] = []
             for sent in doc.sents:
                 dates = [e.text for e in sent.ents if e.label_ == "DATE"]
                 for clause in _clauses(sent.text):
-                    for c in [*frames(clause, people, verbs), *slot_frames(clause, people, proper)]:
+                    for c in [
+                        *frames(clause, people, verbs),
+                        *slot_frames(clause, people, proper, labels),
+                    ]:
                         c2 = (
                             c
                             if not dates or c.predicate.startswith("slot:")
@@ -91,6 +96,31 @@ class ClaimExtractor:
                             found.append(c2)
             out.append(found)
         return out
+
+
+def number_labels(doc: Any) -> set[str]:
+    """Pairs "noun number" (lower-cased) where the number names the thing before it.
+
+    "Service 0", "Build 1234", "Room 101": a plain number right after a singular noun labels it.
+    A count stands before its noun ("12 engineers") or after a verb ("is 500", "has 12"); after a
+    plural ("retries 3") or a measure ("timeout 30", "port 5432", "pool size 20") it is an amount.
+    """
+    out = set()
+    for t in doc:
+        if not (t.text.isdigit() and t.i):
+            continue
+        prev = doc[t.i - 1]
+        if prev.tag_ in ("NN", "NNP") and prev.text.lower() not in _MEASURES:
+            out.add(f"{prev.text.lower()} {t.text}")
+    return out
+
+
+_MEASURES = frozenset({
+    "size", "limit", "timeout", "ttl", "budget", "cap", "count", "total", "max", "min", "maximum",
+    "minimum", "capacity", "quota", "threshold", "rate", "score", "age", "price", "cost", "salary",
+    "rent", "weight", "height", "length", "width", "number", "amount", "level", "priority", "port",
+    "retries", "retry", "workers", "concurrency", "interval", "delay", "deadline", "version",
+})  # fmt: skip
 
 
 _COMMON = frozenset({"billing", "checkout", "auth", "search", "deploy", "release", "build",

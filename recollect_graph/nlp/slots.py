@@ -18,7 +18,7 @@ at X before joining Y") are not current claims and yield nothing.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Set
 
 from recollect_graph.nlp.claim_lexicon import (
     GENERIC_SUBJECTS,
@@ -159,13 +159,17 @@ def _claim(subject: str, skey: str, slot: str, val: str, vkey: str, kind: str,
                  object_key=vkey, polarity=pol, category=kind, modality=modality)  # fmt: skip
 
 
-def slot_frames(c: str, people: set[str], proper: set[str]) -> Iterator[Claim]:
+def slot_frames(
+    c: str, people: set[str], proper: set[str], labels: Set[str] = frozenset()
+) -> Iterator[Claim]:
     """The slot claims of one lower-cased clause.
 
     Args:
         c: The clause, lower-cased.
         people: Lower-cased names of people the sentence mentions.
         proper: Lower-cased words written with a capital (names of things and places).
+        labels: Lower-cased "noun number" pairs where the number names the thing ("service 0",
+            "build 1234"): no amount, so no value claim.
     """
     if _PAST.search(c):
         return
@@ -182,7 +186,7 @@ def slot_frames(c: str, people: set[str], proper: set[str]) -> Iterator[Claim]:
         yield from _location(c, proper, additive)
     yield from _property(c)
     yield from _still_working(c)
-    yield from _typed_value(c, proper, additive)
+    yield from _typed_value(c, proper, additive, labels)
 
 
 def _tool_slots(c: str, proper: set[str], additive: str | None) -> Iterator[Claim]:
@@ -377,14 +381,16 @@ _VALUE_SPAN = re.compile(
 )
 
 
-def _typed_value(c: str, proper: set[str], additive: str | None) -> Iterator[Claim]:
+def _typed_value(
+    c: str, proper: set[str], additive: str | None, labels: Set[str]
+) -> Iterator[Claim]:
     """Typed values in an otherwise fixed statement: "<the rest>" has value V, once per value."""
     if not _NUMBERISH.search(c) or _TICKET.search(c):
         return
     if len(c.split()) > 20:
         return
     v, span = _version(c, proper)
-    found = [(v, span)] if v is not None and span is not None else _find_values(c)
+    found = [(v, span)] if v is not None and span is not None else _find_values(c, labels)
     for v, (start, end) in found:
         rest = (c[:start] + " " + c[end:]).strip()
         rest = re.split(r"\s+(?:because|so that|which|who|due to)\b", rest)[0]
@@ -420,7 +426,7 @@ _VERSION = re.compile(
 )
 
 
-def _find_values(c: str) -> list[tuple[str, tuple[int, int]]]:
+def _find_values(c: str, labels: Set[str]) -> list[tuple[str, tuple[int, int]]]:
     out: list[tuple[str, tuple[int, int]]] = []
     for m in _VALUE_SPAN.finditer(c):
         text = m.group(0).strip()
@@ -433,5 +439,8 @@ def _find_values(c: str) -> list[tuple[str, tuple[int, int]]]:
         if bare and text.split()[-1] in ("a", "an", "half", "once", "every", "at", "on", "for"):
             continue
         start = m.start() + len(m.group(0)) - len(m.group(0).lstrip())
+        before = c[:start].split()
+        if text.isdigit() and before and f"{before[-1]} {text}" in labels:
+            continue  # "service 0", "job 3": the number names the thing, it is no amount
         out.append((val.key, (start, m.end())))
     return out

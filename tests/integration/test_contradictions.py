@@ -394,6 +394,11 @@ def test_supersede_with_no_match_changes_nothing(rg: Recollect, scope_id: str) -
     out = rg.supersede(scope_id, "billing service", "is written in", "Go", create=True)
     assert out.created and out.superseded == [] and out.operation_id == ""
     assert operations(rg, scope_id) == 0
+    # a repeat once the value holds is no error and writes nothing
+    before = dump(rg, scope_id)
+    again = rg.supersede(scope_id, "billing service", "is written in", "Go")
+    assert (again.superseded, again.created, again.new_entry_id) == ([], False, out.new_entry_id)
+    assert dump(rg, scope_id) == before
 
 
 def test_connect_supersedes_retires_old(rg: Recollect, scope_id: str) -> None:

@@ -529,6 +529,9 @@ def test_remember_file_says_what_was_stored_when_the_server_dies(
             assert proc.poll() is None, proc.communicate()
             assert time.monotonic() < deadline, "no batch was stored in time"
             time.sleep(0.05)
+        # the commit is seen here before the client has its acknowledgement: a moment for it to
+        # arrive (the next batch of 256 takes seconds to embed), so the CLI knows what it stored
+        time.sleep(1.0)
         crashable.kill9()
         out, err = proc.communicate(timeout=180)
     finally:

@@ -79,10 +79,10 @@ def test_server_gone_then_back_during_a_session(crashable: Crashable, rg: Recoll
         assert "Lost in the outage" not in contents
         assert "Also lost in the outage" not in contents
         assert contents.count("Written while the server restarts") == 1
-        assert short.get(kept.id).content == "Written before the outage"
+        assert short.get(kept.id, scope_id=scope).content == "Written before the outage"
         assert [t["text"] for t in short.sessions.turns("chat", scope_id=scope)] == ["before"]
         with pytest.raises(EntryNotFound):
-            short.get(kept.id + "x")
+            short.get(kept.id + "x", scope_id=scope)
         again = short.remember("Lost in the outage", scope_id=scope, owner_id="kai")
         assert again.created
         assert violations(short, scope) == {}

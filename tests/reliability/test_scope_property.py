@@ -50,10 +50,11 @@ def _fill(rg: Recollect, name: str) -> Scope:
     op = rg.forget(gone.id, scope_id=name)
     ops = rg.operations(name, limit=5)
     op_id = next(o.id for o in ops if op.id in o.entry_ids)
-    session = f"chat-{name}"
+    # the session id names no scope: an error echoing the id asked for reveals nothing of it
+    session = f"chat-{uuid.uuid5(uuid.NAMESPACE_URL, name).hex[:8]}"
     rg.sessions.add_turns(
         session,
-        [{"speaker": "user", "content": f"What did {name} decide about the cache?"}],
+        [{"id": "t1", "speaker": "user", "text": f"What did {name} decide about the cache?"}],
         scope_id=name,
         owner_id="kai",
     )

@@ -109,6 +109,15 @@ def test_corpus_shape() -> None:
             "The billing service uses MySQL.",
             "value_conflict",
         ),
+        # a number that names the thing ("service 0", "build 1234") is no amount
+        ("Service 0 queues jobs in Postgres.", "Service 1 queues jobs in Postgres.", None),
+        ("Build 1234 failed on main.", "Build 1240 failed on main.", None),
+        ("The worker pool has 8 nodes.", "The worker pool has 12 nodes.", "value_conflict"),
+        (
+            "Max retries 3 for the export job.",
+            "Max retries 5 for the export job.",
+            "value_conflict",
+        ),
     ],
 )
 def test_ordinary_phrasing(extractor: ClaimExtractor, a: str, b: str, want: str | None) -> None:

@@ -39,11 +39,19 @@ def test_embeddings_are_normalised_and_meaningful(embedder: Embedder) -> None:
 
 
 def test_batches_keep_order(embedder: Embedder) -> None:
-    texts = [f"note number {i}" for i in range(10)]
+    """Each text of a batch gets its own vector back, in order, whatever the batch size.
+
+    The int8 ONNX backend quantises activations per batch, so a vector may move in the third
+    decimal with its batch-mates: the check is "nearest to its own single embedding, cos > 0.99".
+    """
+    texts = [f"note number {i} about the {w} service" for i, w in enumerate("abcdefghij")]
     small = Embedder(batch_size=3)
-    assert [round(x, 4) for x in small.embed(texts)[7]] == [
-        round(x, 4) for x in embedder.embed_one(texts[7])
-    ]
+    batched = small.embed(texts)
+    singles = [embedder.embed_one(t) for t in texts]
+    for i, vec in enumerate(batched):
+        sims = [sum(a * b for a, b in zip(vec, s, strict=True)) for s in singles]
+        assert max(range(len(sims)), key=sims.__getitem__) == i
+        assert sims[i] > 0.99
     assert embedder.embed([]) == []
 
 

@@ -263,7 +263,9 @@ class Contradictions:
         Raises:
             InvalidInput: Empty parts, or a statement the extractor reads no claim from.
             NothingToSupersede: No current claim of that slot (and ``create`` is false): nothing
-                was written; the error names the scope's closest claims.
+                was written; the error names the scope's closest claims. A repeat (the new
+                value already holds, nothing else does) is no error: it returns ``superseded``
+                empty, the entry that holds it, and writes nothing.
         """
         scope_id = require_text(scope_id, "scope_id")
         entity = require_text(entity, "entity", max_len=300).strip()
@@ -315,6 +317,9 @@ class Contradictions:
             )
             if r["entry_id"] not in olds
         ]
+        if not olds and holders:  # already in effect (a repeat): nothing to do, nothing written
+            return Supersession(new_entry_id=holders[0], created=False, superseded=[],
+                                operation_id="")  # fmt: skip
         if not olds and not create:
             closest = self._closest(scope_id, bare, now)
             said = "; ".join(f"{c['entry_id']}: {c['content'][:80]}" for c in closest) or "none"

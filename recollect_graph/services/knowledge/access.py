@@ -131,6 +131,7 @@ class Access:
         owner_id: str | None = None,
         query: str | None = None,
         at: datetime | str | None = None,
+        best_effort: bool = False,
     ) -> AccessEvent:
         """Record one access: ``item_ids`` in rank order (the first is rank 1).
 
@@ -141,6 +142,8 @@ class Access:
             owner_id: Who accessed.
             query: The search or recall text.
             at: When (default: now).
+            best_effort: A read's own record: a lock race with a concurrent forget drops it
+                (logged; the event comes back with every item ``missing``), never the read.
 
         Raises:
             InvalidInput: An unknown kind, an empty scope or a non-string id.
@@ -152,16 +155,20 @@ class Access:
         ids = [require_text(i, "item id") for i in item_ids]
         ids = list(dict.fromkeys(ids))
         when = aware(at, "at") or now_utc()
-        row = self.db.write(
-            "access/record",
-            id=str(uuid.uuid4()),
-            scope_id=scope_id,
-            owner_id=optional_text(owner_id, "owner_id"),
-            kind=kind,
-            at=when,
-            query=optional_text(query, "query", max_len=10_000),
-            items=[{"id": i, "rank": n} for n, i in enumerate(ids, start=1)],
-        )[0]
+        params: dict[str, Any] = {
+            "id": str(uuid.uuid4()),
+            "scope_id": scope_id,
+            "owner_id": optional_text(owner_id, "owner_id"),
+            "kind": kind,
+            "at": when,
+            "query": optional_text(query, "query", max_len=10_000),
+            "items": [{"id": i, "rank": n} for n, i in enumerate(ids, start=1)],
+        }
+        if best_effort:
+            rows = self.db.write_best_effort("access/record", **params)
+        else:
+            rows = self.db.write("access/record", **params)
+        row = rows[0] if rows else {"id": params["id"], "at": when, "linked": []}
         linked = set(row["linked"])
         return AccessEvent(
             id=row["id"],

@@ -178,7 +178,7 @@ def revive_superseded(run: Run, entry_id: str) -> list[dict[str, Any]]:
     for r in run("supersede/superseded_by", id=entry_id):
         props = dict(r["props"])
         revived.append({"id": r["id"], "props": _jsonable(props)})
-        back = _state_before(entry_id, r["id"], r["ops"] or [])
+        back = _state_before(entry_id, r["id"], r["ops"] or [], props)
         if back is None:
             back = {**props, "retired_at": None, "retired_by": None, "valid_to": None}
         restore.append({"id": r["id"], "props": back})
@@ -196,14 +196,26 @@ def restore_states(run: Run, state: Sequence[Mapping[str, Any]]) -> None:
         run("supersede/restore_state", rows=rows)
 
 
-def _state_before(by: str, entry_id: str, ops: Sequence[str]) -> dict[str, Any] | None:
-    """The state ``entry_id`` had before the newest recorded operation that retired it by ``by``."""
+def _state_before(
+    by: str, entry_id: str, ops: Sequence[str], now: Mapping[str, Any] | None = None
+) -> dict[str, Any] | None:
+    """The state ``entry_id`` had before the newest recorded operation that retired it by ``by``.
+
+    Reads both before-state formats: the exact differences of :mod:`footprint` (the supersession
+    drew ``SUPERSEDES`` from ``by`` or created ``by``; the entry's altered properties are put back
+    over ``now``, its lifecycle properties as they are) and the older ``links``/``state`` one.
+    """
     for raw in ops:
         try:
             before = json.loads(raw)
         except (TypeError, ValueError):
             continue
         if not isinstance(before, dict):
+            continue
+        if footprint.is_exact(before):
+            back = _exact_state_before(by, entry_id, before, now or {})
+            if back is not None:
+                return back
             continue
         links = before.get("links") or []
         made = any(
@@ -214,6 +226,29 @@ def _state_before(by: str, entry_id: str, ops: Sequence[str]) -> dict[str, Any] 
         for st in before.get("state") or []:
             if st.get("id") == entry_id:
                 return {k: _from_json(v) for k, v in st.get("props", {}).items()}
+    return None
+
+
+def _exact_state_before(
+    by: str, entry_id: str, change: Mapping[str, Any], now: Mapping[str, Any]
+) -> dict[str, Any] | None:
+    """:func:`_state_before` for one exact difference (None when it is not that supersession)."""
+    made = any(
+        r.get("type") == "SUPERSEDES"
+        and list(r.get("start") or [])[:2] == ["Entry", by]
+        and list(r.get("end") or [])[:2] == ["Entry", entry_id]
+        for r in change.get("rels_created") or []
+    ) or any(list(k)[:2] == ["Entry", by] for k in change.get("nodes_created") or [])
+    if not made:
+        return None
+    for n in change.get("nodes_altered") or []:
+        if list(n.get("key") or [])[:2] != ["Entry", entry_id]:
+            continue
+        props = {k: _from_json(v) for k, v in now.items()}
+        props.update(footprint.restore(n.get("set") or {}))
+        for k in n.get("unset") or []:
+            props[k] = None
+        return props
     return None
 
 

@@ -546,7 +546,9 @@ class Knowledge(History):
         if not found:
             raise EntryNotFound(entry_id)
         if touch:
-            self.access.record(found[0].scope_id, "view", [found[0].id], owner_id=owner_id)
+            self.access.record(
+                found[0].scope_id, "view", [found[0].id], owner_id=owner_id, best_effort=True
+            )
         return found[0]
 
     def recent(
@@ -663,8 +665,11 @@ class Knowledge(History):
         return [r["id"] for r in rows]
 
     def touch(self, ids: Sequence[str]) -> None:
-        """Record that entries were used (access count, last access, stale wakes up)."""
-        self.db.write(
+        """Record that entries were used (access count, last access, stale wakes up).
+
+        Bookkeeping: a lock race with a concurrent forget drops it (logged), never the read.
+        """
+        self.db.write_best_effort(
             "entries/bump_access",
             ids=list(ids),
             now=now_utc(),

@@ -293,6 +293,16 @@ def revert(run: Run, change: Mapping[str, Any]) -> None:
         run("changes/create_rels", rows=rows)
 
 
+def deleted_turns(before: Mapping[str, Any]) -> list[str]:
+    """The ids of the session turns a recorded change deleted (over all its batches)."""
+    return [
+        str(n["key"][1])
+        for change in before.get("batches") or [before]
+        for n in change.get("nodes_deleted") or []
+        if "Turn" in (n.get("labels") or []) and n["key"][0] == "Entry"
+    ]
+
+
 def absent(run: Run, scope_id: str, keys: Iterable[tuple[str, str]]) -> list[list[str]]:
     """Which of ``(key label, id)`` are not in the scope now (what a change is about to create)."""
     wanted = sorted(set(keys))

@@ -264,6 +264,8 @@ class History:
                     tx.run("topics/delete", scope_id=op["scope_id"], ids=before["created_topics"])
                 for change in reversed(before.get("batches") or [before]):
                     footprint.revert(tx.run, change)
+                for tid in footprint.deleted_turns(before):  # turns added since: mend the chain
+                    tx.run("sessions/rechain_turn", id=tid)
             elif op["kind"] == "forget":
                 props = _restore_types(before["props"])
                 edges = [{**e, "props": _restore_types(e["props"])} for e in before["edges"]]

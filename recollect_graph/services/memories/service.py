@@ -408,7 +408,11 @@ class Memories:
             if entries:
                 self.knowledge.touch([e.id for e in entries])
                 self.knowledge.access.record(
-                    self.scope_id, "view", [e.id for e in entries], owner_id=self.owner_id
+                    self.scope_id,
+                    "view",
+                    [e.id for e in entries],
+                    owner_id=self.owner_id,
+                    best_effort=True,
                 )
         else:
             hits = self._search.search(

@@ -217,14 +217,16 @@ class Search:
             scored.update(self._chunks(params, vector))
         hits = self._fuse(scored, graph, now, min_score, limit, scope_id, cues_)
         used = [h.entry.id for h in hits if h.kind != "chunk"]
-        if touch and used:
-            self.db.write(
+        if touch and used:  # bookkeeping: a lock race drops it, never the search
+            self.db.write_best_effort(
                 "entries/bump_access",
                 ids=used,
                 now=now,
                 stale_days=lifecycle.STALE_AFTER_DAYS,
             )
-            self.access.record(scope_id, "search", used, owner_id=owner_id, query=query)
+            self.access.record(
+                scope_id, "search", used, owner_id=owner_id, query=query, best_effort=True
+            )
         return hits
 
     def above_floor(self, semantic: float, keyword: float) -> bool:

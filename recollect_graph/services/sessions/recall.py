@@ -145,7 +145,12 @@ class Recall:
                 null = True
         if touch and cands:
             self.access.record(
-                scope_id, "recall", [c.session_id for c in cands], owner_id=owner_id, query=text
+                scope_id,
+                "recall",
+                [c.session_id for c in cands],
+                owner_id=owner_id,
+                query=text,
+                best_effort=True,
             )
         single = len(cands) == 1 and cands[0].confidence == "high"
         result = RecallResult(
