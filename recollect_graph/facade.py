@@ -50,6 +50,7 @@ from recollect_graph.results import (
 )
 from recollect_graph.services.admin.doctor import run_doctor
 from recollect_graph.services.admin.invariants import Invariants
+from recollect_graph.services.admin.reembed import Reembedder, ReembedReport
 from recollect_graph.services.admin.scopes import Scopes
 from recollect_graph.services.admin.stats import Stats
 from recollect_graph.services.claims.contradictions import ContradictionResult, Contradictions
@@ -190,6 +191,7 @@ class Recollect:
         store = settings.server_home / "data" if server is not None else None
         self.statistics = Stats(db, store_dir=store)
         self.scopes = Scopes(db)
+        self.reembedder = Reembedder(db, self.embedder)
 
     @property
     def transfer(self) -> Transfer:
@@ -275,6 +277,22 @@ class Recollect:
         if reset_vector_indexes_:
             reset_vector_indexes(self.db, model=model, dimensions=dims)
         return apply_schema(self.db, model=model, dimensions=dims)
+
+    def reembed(
+        self,
+        scope_id: str | None = None,
+        *,
+        batch_size: int = 128,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> ReembedReport:
+        """Give entries and chunks vectors of the configured model (one scope, or all: None).
+
+        Resumable (what is done is not redone), one transaction per batch; the vector indexes are
+        rebuilt once when their size differs. Open with ``schema="skip"`` after a model change
+        (the start-up check refuses the old vectors until this is run). See
+        :mod:`recollect_graph.services.admin.reembed`.
+        """
+        return self.reembedder.run(scope_id, batch_size=batch_size, progress=progress)
 
     # -- the knowledge API (Recollect dialect) ------------------------------------------------
     def remember(self, content: str, *, scope_id: str, owner_id: str, **opts: Any) -> Entry:

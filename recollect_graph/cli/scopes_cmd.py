@@ -1,11 +1,13 @@
-"""Scope administration commands: scopes list, scopes drop, scopes purge; edit an entry in place."""
+"""Scope administration commands: scopes list/drop/purge; edit an entry in place; reembed."""
 
 from __future__ import annotations
+
+import sys
 
 import click
 
 from recollect_graph.cli.common import need_scope, open_rg, read_input, scope_option
-from recollect_graph.cli.output import emit_json, handle_errors, json_option, table
+from recollect_graph.cli.output import emit_json, handle_errors, json_option, progress, table
 
 
 @click.group("scopes")
@@ -118,4 +120,50 @@ def edit_cmd(entry_id: str, content: str, scope: str | None, as_json: bool) -> N
     click.echo(f"edited {entry.id}; undo with: recollect-graph undo {op} --scope {sc}")
 
 
-COMMANDS = (scopes_group, edit_cmd)
+@click.command("reembed")
+@click.option(
+    "--scope",
+    "scope",
+    default=None,
+    help="Only this scope (default: every scope, what a model change needs).",
+)
+@click.option("--batch-size", type=click.IntRange(1, 10_000), default=128, show_default=True)
+@json_option
+@handle_errors
+def reembed_cmd(scope: str | None, batch_size: int, as_json: bool) -> None:
+    """Give entries and document chunks vectors of the configured embedding model.
+
+    After RECOLLECT_EMBEDDING_MODEL changes (the start-up check then refuses the old vectors and
+    names this command). Resumable: a re-run after a crash or Ctrl-C does only what is left, one
+    transaction per batch; the vector indexes are rebuilt once when the vector size changed.
+
+    \b
+    Example:
+      RECOLLECT_EMBEDDING_MODEL=/models/new recollect-graph reembed --json
+    """
+    from recollect_graph.facade import Recollect
+
+    with Recollect.open(schema="skip", progress=progress(as_json)) as rg:
+        if as_json or not sys.stderr.isatty():
+            report = rg.reembed(scope, batch_size=batch_size)
+        else:
+            with click.progressbar(length=1, label="re-embedding", file=sys.stderr) as bar:
+
+                def tick(done: int, total: int) -> None:
+                    bar.length = max(total, 1)
+                    bar.update(done - bar.pos)
+
+                report = rg.reembed(scope, batch_size=batch_size, progress=tick)
+    if as_json:
+        emit_json(report.to_dict())
+        return
+    where = f"scope {report.scope_id}" if report.scope_id else "every scope"
+    click.echo(
+        f"re-embedded {report.entries} entries and {report.chunks} chunks of {where} into "
+        f"{report.model} ({report.dimensions} dims) in {report.seconds}s"
+    )
+    if report.indexes_rebuilt:
+        click.echo("vector indexes rebuilt for the new size: " + ", ".join(report.indexes_rebuilt))
+
+
+COMMANDS = (scopes_group, edit_cmd, reembed_cmd)

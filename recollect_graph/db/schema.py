@@ -37,6 +37,7 @@ _FILTERED_DDL = "admin/vector_indexes_filtered"
 #: The commands a :class:`SchemaMismatch` names as its remedy.
 _INIT = "recollect-graph init"
 _RESET = "recollect-graph init --reset-vector-indexes"
+_REEMBED = "recollect-graph reembed"
 
 
 def _version(q: CypherQuery) -> int:
@@ -159,9 +160,9 @@ def _drop_unfiltered_vector_indexes(db: Db) -> list[str]:
 
 def _refuse_mismatch(db: Db, *, model: str, dimensions: int, allow_missing: bool) -> None:
     reembed = (
-        "set RECOLLECT_EMBEDDING_MODEL back to the model the graph was built with, or rebuild "
-        f"the vector indexes for the new model with `{_RESET}` "
-        "and re-embed"
+        "set RECOLLECT_EMBEDDING_MODEL back to the model the graph was built with, or re-embed "
+        f"into the new model with `{_REEMBED}` (resumable; rebuilds the vector indexes once), "
+        f"or drop every vector with `{_RESET}`"
     )
     for idx in list_indexes(db):
         if idx.type == "VECTOR" and idx.dimensions is not None and idx.dimensions != dimensions:
@@ -169,7 +170,7 @@ def _refuse_mismatch(db: Db, *, model: str, dimensions: int, allow_missing: bool
                 f"vector index {idx.name} holds {idx.dimensions}-dimension vectors but the "
                 f"configured model {model!r} makes {dimensions}: {reembed}",
                 remedy="reset_vector_indexes",
-                command=_RESET,
+                command=_REEMBED,
             )
     meta = db.read("admin/get_embedding_meta")
     if meta and meta[0]["model"] and meta[0]["model"] != model:
@@ -177,7 +178,7 @@ def _refuse_mismatch(db: Db, *, model: str, dimensions: int, allow_missing: bool
             f"the graph's vectors were made by {meta[0]['model']!r} but the configured model is "
             f"{model!r}; mixing encodings would corrupt search: {reembed}",
             remedy="reset_vector_indexes",
-            command=_RESET,
+            command=_REEMBED,
         )
     if not meta and not allow_missing:
         raise SchemaMismatch(

@@ -118,9 +118,9 @@ def test_dimension_mismatch_refuses_to_run_and_reset_repairs(
             Recollect.open(server_settings)
         msg = str(e.value)
         assert "768" in msg and "384" in msg and "re-embed" in msg
-        assert "--reset-vector-indexes" in msg
+        assert "--reset-vector-indexes" in msg and "recollect-graph reembed" in msg
         assert e.value.remedy == "reset_vector_indexes"
-        assert e.value.command == "recollect-graph init --reset-vector-indexes"
+        assert e.value.command == "recollect-graph reembed"
     finally:
         report = rg.init_schema(reset_vector_indexes_=True)
     topic = next(i for i in report.indexes if i.name == "topic_embedding")

@@ -24,6 +24,7 @@ NOT_SWEPT = {
     "neo4j stop": "stops the embedded server",
     "neo4j logs": "reads the embedded server's log files",
     "neo4j browser": "starts the embedded server if needed (left running: it is for Browser)",
+    "browser": "= neo4j browser: starts the embedded server if needed, left running",
     "neo4j status": "a report: exit code 3 when the server is not running, its status the result",
     "demo": "starts the embedded server and leaves it running for Browser (make demo), by design",
     "guide": "serves the Browser guide and style until interrupted; no database involved",
