@@ -55,6 +55,16 @@ EntryType = Literal[
 ]
 
 Id = Annotated[str, Field(min_length=1, max_length=200, description="An id.")]
+#: A moment of record time: only what was recorded (and believed) then.
+AsOf = Annotated[
+    str | None,
+    Field(max_length=40, description="ISO 8601 date-time: what was known then (record time)."),
+]
+#: A moment of valid time: only what was true then.
+ValidAt = Annotated[
+    str | None,
+    Field(max_length=40, description="ISO 8601 date-time: what was true then (valid time)."),
+]
 Tag = Annotated[str, Field(min_length=1, max_length=100)]
 
 

@@ -240,11 +240,20 @@ class MemoryTools:
         return body
 
     @staticmethod
-    def context(query: str, budget_tokens: int) -> Body:
+    def context(
+        query: str, budget_tokens: int, *, as_of: str | None = None, valid_at: str | None = None
+    ) -> Body:
         """``recollect_context``: a cited Markdown pack that never exceeds the token budget."""
 
         def body(rg: Recollect, mem: Memories) -> dict[str, Any]:
-            pack = rg.context(query, scope_id=mem.scope_id, budget_tokens=budget_tokens, ids=False)
+            pack = rg.context(
+                query,
+                scope_id=mem.scope_id,
+                budget_tokens=budget_tokens,
+                ids=False,
+                as_of=as_of,
+                valid_at=valid_at,
+            )
             return {
                 "markdown": pack.markdown,
                 "tokens": pack.tokens,

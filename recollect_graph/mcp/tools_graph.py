@@ -13,6 +13,7 @@ from pydantic import Field
 
 from recollect_graph.mcp.app import DELETE, WRITE, Toolbox
 from recollect_graph.mcp.models import (
+    AsOf,
     ConflictsOut,
     EntityOut,
     HandoffOut,
@@ -24,6 +25,7 @@ from recollect_graph.mcp.models import (
     SupersedeOut,
     TopicOut,
     TopicsOut,
+    ValidAt,
 )
 
 if TYPE_CHECKING:
@@ -119,11 +121,18 @@ def register(box: Toolbox) -> None:
         "recollect_conflicts",
         title="List open contradictions",
         output=ConflictsOut,
-        description="Open contradictions between current entries, strongest first.",
+        description=(
+            "Open contradictions between current entries, strongest first (as_of / valid_at: "
+            "those open at a past moment)."
+        ),
     )
-    async def recollect_conflicts(limit: Page = 20, offset: Offset = 0) -> CallToolResult:
+    async def recollect_conflicts(
+        limit: Page = 20, offset: Offset = 0, as_of: AsOf = None, valid_at: ValidAt = None
+    ) -> CallToolResult:
         def body(rg: Recollect, mem: Memories) -> Any:
-            found = rg.conflicts(mem.scope_id, limit=limit, offset=offset)
+            found = rg.conflicts(
+                mem.scope_id, limit=limit, offset=offset, as_of=as_of, valid_at=valid_at
+            )
             return {"conflicts": [conflict_dict(c) for c in found], "count": len(found)}
 
         return await box.run("recollect_conflicts", body)

@@ -12,6 +12,7 @@ from pydantic import Field
 
 from recollect_graph.mcp.app import WRITE, Toolbox
 from recollect_graph.mcp.models import (
+    AsOf,
     CheckOut,
     ContextOut,
     DocumentsSearchOut,
@@ -19,6 +20,7 @@ from recollect_graph.mcp.models import (
     RecallOut,
     RememberOut,
     SearchOut,
+    ValidAt,
 )
 from recollect_graph.mcp.tools import MemoryTools
 
@@ -68,7 +70,8 @@ def register(box: Toolbox) -> None:
         output=SearchOut,
         description=(
             "Hybrid search of this project's entries (meaning, keywords, graph, strength, "
-            "quality, usage) with each hit's per-signal breakdown."
+            "quality, usage) with each hit's per-signal breakdown; as_of / valid_at search the "
+            "past (what was known then / what was true then)."
         ),
     )
     async def recollect_search(
@@ -78,6 +81,8 @@ def register(box: Toolbox) -> None:
         entry_types: list[EntryType] | None = None,
         tags: Annotated[list[str] | None, Field(description="Entries with any tag.")] = None,
         include_superseded: bool = False,
+        as_of: AsOf = None,
+        valid_at: ValidAt = None,
     ) -> CallToolResult:
         opts: dict[str, Any] = {
             "limit": limit,
@@ -85,6 +90,8 @@ def register(box: Toolbox) -> None:
             "entry_types": entry_types,
             "tags": tags,
             "include_superseded": include_superseded,
+            "as_of": as_of,
+            "valid_at": valid_at,
         }
         return await box.run("recollect_search", MemoryTools.search(query, opts))
 
@@ -132,8 +139,11 @@ def register(box: Toolbox) -> None:
     async def recollect_context(
         query: Annotated[str, Field(min_length=1, max_length=10_000)],
         budget_tokens: Annotated[int, Field(ge=50, le=20_000)] = 1500,
+        as_of: AsOf = None,
+        valid_at: ValidAt = None,
     ) -> CallToolResult:
-        return await box.run("recollect_context", MemoryTools.context(query, budget_tokens))
+        body = MemoryTools.context(query, budget_tokens, as_of=as_of, valid_at=valid_at)
+        return await box.run("recollect_context", body)
 
     @box.tool(
         "recollect_documents_search",

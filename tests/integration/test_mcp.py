@@ -124,6 +124,16 @@ async def drive(params: StdioServerParameters, errlog: Any, rg: Recollect, scope
         assert hits["hits"][0]["id"] == mem["id"]
         assert hits["hits"][0]["truncated"] is True
         assert {"semantic", "keyword"} <= set(hits["hits"][0]["signals"])
+        # the past: nothing of this was known in 2001; a bad moment is refused in one line
+        then = {"query": "how long is the canary stage", "as_of": "2001-01-01T00:00:00Z"}
+        assert ok(await call("recollect_search", **then))["hits"] == []
+        known = ok(await call("recollect_search", **{**then, "as_of": "2999-01-01T00:00:00Z"}))
+        assert known["hits"] and known["hits"][0]["id"] == mem["id"]
+        past = ok(await call("recollect_context", query="canary stage", as_of="2001-01-01"))
+        assert "canary" not in past["markdown"].lower()
+        assert ok(await call("recollect_conflicts", valid_at="2001-01-01"))["conflicts"] == []
+        when = json.loads(failed(await call("recollect_search", query="x", valid_at="soonish")))
+        assert when["error"]["code"] == "invalid_input" and "valid_at" in when["error"]["message"]
 
         # Errors come back as tool errors and the server keeps answering.
         bad = failed(await call("lore_delete", memory_ids=[pg], reason="because"))
