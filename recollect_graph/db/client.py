@@ -97,6 +97,16 @@ def translate_errors(what: str = "query") -> Iterator[None]:
         raise DatabaseUnavailable(f"{what}: driver error: {e}") from e
 
 
+_SEARCH_BUG = re.compile(r"out of bounds for length \d+")
+
+
+def _search_internal_error(e: nx.Neo4jError) -> bool:
+    """Neo4j 2026.08.1's internal error in a vector SEARCH ("Index N out of bounds for length")."""
+    code = str(e.code or "")
+    internal = code.startswith(("Neo.DatabaseError", "Neo.TransientError"))
+    return bool(internal and _SEARCH_BUG.search(e.message or ""))
+
+
 def again_if_vanished(fn: Callable[[], T]) -> T:
     """Run ``fn`` (a whole statement or transaction) again when a node vanished under it.
 
@@ -158,6 +168,8 @@ class Db:
         self._owns = owns_driver
         self._udfs: frozenset[str] | None = None
         self._server_version: tuple[int, ...] | None = None
+        #: Vector lookups whose Cypher 25 SEARCH form met Neo4j's internal error (see _execute).
+        self._c25_failed: set[str] = set()
 
     # -- server version ---------------------------------------------------------------------
     @property
@@ -242,15 +254,26 @@ class Db:
         return self._execute(name, params, RoutingControl.WRITE)
 
     def _execute(self, name: str, params: Mapping[str, Any], route: RoutingControl) -> list[Row]:
-        q = cypher(self.statement_name(name))
+        chosen = name if name in self._c25_failed else self.statement_name(name)
+        q = cypher(chosen)
         bound = _bind(q, params)
         log.debug("%s %s", name, _short(params))
         with translate_errors(name):
-            records, _, _ = again_if_vanished(
-                lambda: self.driver.execute_query(
-                    q.text, bound, database_=self.database, routing_=route
+            try:
+                records, _, _ = again_if_vanished(
+                    lambda: self.driver.execute_query(
+                        q.text, bound, database_=self.database, routing_=route
+                    )
                 )
-            )
+            except nx.Neo4jError as e:
+                if chosen == name or not _search_internal_error(e):
+                    raise
+                # Neo4j 2026.08.1's SEARCH clause can fail with an internal error on some
+                # stores (after concurrent deletes): the queryNodes form of the same lookup
+                # gives the same answers (filtered after the index); used from now on.
+                log.warning("%s: Neo4j SEARCH failed (%s); using its queryNodes form", name, e)
+                self._c25_failed.add(name)
+                return self._execute(name, params, route)
         return [record_data(r) for r in records]
 
     def write_best_effort(self, name: str, /, attempts: int = 3, **params: Any) -> list[Row] | None:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from neo4j import exceptions as nx
 
-from recollect_graph.db.client import Db, parse_server_version
+from recollect_graph.db.client import Db, _search_internal_error, parse_server_version
 from recollect_graph.db.queries import C25_SUFFIX, all_names, cypher, has_c25_variant
 from recollect_graph.db.schema import VECTOR_FILTERS
 
@@ -85,3 +86,20 @@ def test_server_versions_are_parsed() -> None:
     assert parse_server_version("5.26.30-aura") == (5, 26, 30)
     assert parse_server_version("5.27") == (5, 27)
     assert parse_server_version("dev") == ()
+
+
+@pytest.mark.parametrize(
+    ("code", "message", "internal"),
+    [
+        ("Neo.DatabaseError.Statement.ExecutionFailed", "Index 33554421 out of bounds for length 1", True),
+        ("Neo.TransientError.General.DatabaseUnavailable", "Index 7 out of bounds for length 1", True),
+        ("Neo.ClientError.Statement.SyntaxError", "Index 3 out of bounds for length 1", False),
+        ("Neo.DatabaseError.General.UnknownError", "disk full", False),
+    ],
+)  # fmt: skip
+def test_only_neo4j_s_internal_search_error_falls_back_to_query_nodes(
+    code: str, message: str, internal: bool
+) -> None:
+    """The SEARCH form is given up (for queryNodes) only on the internal error, never on ours."""
+    err = nx.Neo4jError._hydrate_neo4j(code=code, message=message)
+    assert _search_internal_error(err) is internal
