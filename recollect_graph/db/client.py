@@ -276,12 +276,15 @@ class Db:
                 return self._execute(name, params, route)
         return [record_data(r) for r in records]
 
-    def write_best_effort(self, name: str, /, attempts: int = 3, **params: Any) -> list[Row] | None:
+    def write_best_effort(
+        self, name: str, /, attempts: int = 10, **params: Any
+    ) -> list[Row] | None:
         """Run a bookkeeping write (access counts, access history) that must never fail a read.
 
-        A lock race with a concurrent forget or edit (deadlock, lock timeout) is retried
-        ``attempts`` times with a short pause, not the driver's 30 s of retries; then the write is
-        dropped with a warning and ``None`` returned. Other errors are raised as usual.
+        A lock race with a concurrent write (deadlock, lock timeout) or a node that vanished under
+        it (a concurrent forget) is retried ``attempts`` times with a growing pause (about 1 s in
+        all), not the driver's 30 s of retries; then the write is dropped with a warning and
+        ``None`` returned. Other errors are raised as usual.
         """
         q = cypher(self.statement_name(name))
         bound = _bind(q, params)
@@ -295,8 +298,9 @@ class Db:
                     rows = [record_data(r) for r in tx.run(q.text, bound)]
                     tx.commit()
                 return rows
-            except DatabaseUnavailable as e:
-                if not str(getattr(e.__cause__, "code", "") or "").startswith("Neo.TransientError"):
+            except (DatabaseUnavailable, QueryError) as e:
+                code = str(getattr(e.__cause__, "code", "") or "")
+                if not (code.startswith("Neo.TransientError") or code == VANISHED):
                     raise
                 if attempt + 1 == attempts:
                     log.warning("%s dropped after %d lock races: %s", name, attempts, e)
