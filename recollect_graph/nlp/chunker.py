@@ -54,7 +54,12 @@ class TextChunk:
 
     def embed_text(self) -> str:
         """What is embedded: the heading path as context, then the text."""
-        return f"{self.heading}\n{self.text}" if self.heading else self.text
+        return chunk_embed_text(self.heading, self.text)
+
+
+def chunk_embed_text(heading: str | None, text: str) -> str:
+    """What is embedded for a chunk: its heading path as context, then its text."""
+    return f"{heading}\n{text}" if heading else text
 
 
 @dataclass(frozen=True)

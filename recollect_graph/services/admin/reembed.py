@@ -26,8 +26,10 @@ from typing import Any
 
 from recollect_graph.db.client import Db
 from recollect_graph.db.schema import apply_schema, list_indexes
+from recollect_graph.nlp.chunker import chunk_embed_text
 from recollect_graph.nlp.embedder import Embedder
 from recollect_graph.services.kernel.validation import MAX_SCOPE_CHARS, in_range, require_text
+from recollect_graph.services.knowledge.entries import embed_text
 
 #: ``progress(done, total)`` after each batch (nodes of both kinds together).
 Progress = Callable[[int, int], None]
@@ -61,18 +63,13 @@ class ReembedReport:
         return asdict(self)
 
 
-def _entry_text(r: Mapping[str, Any]) -> str:
-    parts = [r.get("title"), r.get("description"), r["content"]]
-    return ". ".join(str(p) for p in parts if p)
-
-
 def _chunk_text(r: Mapping[str, Any]) -> str:
-    return f"{r['heading']}\n{r['text']}" if r.get("heading") else str(r["text"])
+    return chunk_embed_text(r.get("heading"), str(r["text"]))
 
 
 #: label -> (page statement, write statement, what is embedded)
 _KINDS: dict[str, tuple[str, str, Callable[[Mapping[str, Any]], str]]] = {
-    "entries": ("reembed/entries_page", "reembed/set_entries", _entry_text),
+    "entries": ("reembed/entries_page", "reembed/set_entries", embed_text),
     "chunks": ("reembed/chunks_page", "reembed/set_chunks", _chunk_text),
 }
 
