@@ -191,7 +191,7 @@ class Recollect:
         store = settings.server_home / "data" if server is not None else None
         self.statistics = Stats(db, store_dir=store)
         self.scopes = Scopes(db)
-        self.reembedder = Reembedder(db, self.embedder)
+        self.reembedder = Reembedder(db, self.embedder, self.sessions.index)
 
     @property
     def transfer(self) -> Transfer:
@@ -285,7 +285,7 @@ class Recollect:
         batch_size: int = 128,
         progress: Callable[[int, int], None] | None = None,
     ) -> ReembedReport:
-        """Give entries and chunks vectors of the configured model (one scope, or all: None).
+        """Give every vector of the scope (or all: None) the configured model (entries first).
 
         Resumable (what is done is not redone), one transaction per batch; the vector indexes are
         rebuilt once when their size differs. Open with ``schema="skip"`` after a model change

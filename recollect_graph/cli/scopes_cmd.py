@@ -131,7 +131,7 @@ def edit_cmd(entry_id: str, content: str, scope: str | None, as_json: bool) -> N
 @json_option
 @handle_errors
 def reembed_cmd(scope: str | None, batch_size: int, as_json: bool) -> None:
-    """Give entries and document chunks vectors of the configured embedding model.
+    """Give every vector (entries, turns, chunks, entities, documents, topics, sessions) the model.
 
     After RECOLLECT_EMBEDDING_MODEL changes (the start-up check then refuses the old vectors and
     names this command). Resumable: a re-run after a crash or Ctrl-C does only what is left, one
@@ -158,9 +158,12 @@ def reembed_cmd(scope: str | None, batch_size: int, as_json: bool) -> None:
         emit_json(report.to_dict())
         return
     where = f"scope {report.scope_id}" if report.scope_id else "every scope"
+    done = ", ".join(
+        f"{getattr(report, k)} {k}" for k in ("entries", "chunks", "entities", "documents")
+    )
     click.echo(
-        f"re-embedded {report.entries} entries and {report.chunks} chunks of {where} into "
-        f"{report.model} ({report.dimensions} dims) in {report.seconds}s"
+        f"re-embedded {done}, {report.topics} topics and {report.sessions} sessions of {where} "
+        f"into {report.model} ({report.dimensions} dims) in {report.seconds}s"
     )
     if report.indexes_rebuilt:
         click.echo("vector indexes rebuilt for the new size: " + ", ".join(report.indexes_rebuilt))

@@ -21,10 +21,13 @@ from recollect_graph.settings import Settings
 OLD = "old-model-for-the-test"
 
 
+VECTOR_LABELS = "(n:Entry OR n:Chunk OR n:Entity OR n:Document OR n:Topic OR n:Session)"
+
+
 def _age(rg: Recollect, scope_id: str) -> None:
-    """Make a scope's entries and chunks look embedded by another model."""
+    """Make a scope's vectors look embedded by another model."""
     rg.query(
-        "MATCH (n) WHERE n.scope_id = $s AND (n:Entry OR n:Chunk) "
+        f"MATCH (n) WHERE n.scope_id = $s AND {VECTOR_LABELS} AND n.embedding IS NOT NULL "
         "SET n.embedding = [i IN range(1, 384) | 0.05], n.embedding_model = $m",
         {"s": scope_id, "m": OLD},
         write=True,
@@ -33,7 +36,7 @@ def _age(rg: Recollect, scope_id: str) -> None:
 
 def _models(rg: Recollect, scope_id: str) -> set[str]:
     rows = rg.query(
-        "MATCH (n) WHERE n.scope_id = $s AND (n:Entry OR n:Chunk) "
+        f"MATCH (n) WHERE n.scope_id = $s AND {VECTOR_LABELS} AND n.embedding IS NOT NULL "
         "RETURN DISTINCT n.embedding_model AS m",
         {"s": scope_id},
     )
@@ -64,13 +67,13 @@ def test_one_scope_gets_the_models_vectors_and_the_other_keeps_its_own(rg: Recol
     _age(rg, home)
     _age(rg, away)
     pending = rg.reembedder.pending(home)
-    assert pending["entries"] == 3 and pending["chunks"] >= 1
+    assert pending["entries"] == 3 and pending["chunks"] >= 1 and pending["documents"] == 1
 
     seen: list[tuple[int, int]] = []
     report = rg.reembed(home, batch_size=2, progress=lambda d, t: seen.append((d, t)))
     assert (report.entries, report.chunks) == (3, pending["chunks"])
     assert report.indexes_rebuilt == [] and report.scope_id == home
-    assert seen[-1][0] == seen[-1][1] == 3 + pending["chunks"]
+    assert seen[-1][0] == seen[-1][1] == sum(pending.values())
     assert _models(rg, home) == {rg.embedder.model_id}
     assert _models(rg, away) == {OLD}  # untouched
     got = rg.get(ids[0], scope_id=home, touch=False)
@@ -96,7 +99,7 @@ def test_a_re_embed_cut_short_resumes_where_it_stopped(rg: Recollect) -> None:
         rg.reembed(scope, batch_size=2, progress=crash)
     assert rg.reembedder.pending(scope)["entries"] == 3
     report = rg.reembed(scope, batch_size=2)
-    assert report.entries == 3 and rg.reembedder.pending(scope) == {"entries": 0, "chunks": 0}
+    assert report.entries == 3 and not any(rg.reembedder.pending(scope).values())
 
 
 def test_reembed_command_reports_json_and_refuses_a_blank_scope(cli_env: Settings) -> None:
@@ -110,3 +113,56 @@ def test_reembed_command_reports_json_and_refuses_a_blank_scope(cli_env: Setting
     assert (out["entries"], out["chunks"], out["scope_id"]) == (2, 0, scope)
     bad = CliRunner().invoke(cli, ["reembed", "--scope", "  ", "--json"])
     assert bad.exit_code == 1 and json.loads(bad.stdout)["error"] == "invalid_input"
+
+
+def _vectors(rg: Recollect, scope_id: str) -> dict[str, list[float]]:
+    rows = rg.query(
+        f"MATCH (n) WHERE n.scope_id = $s AND {VECTOR_LABELS} AND n.embedding IS NOT NULL "
+        "RETURN labels(n)[0] + ':' + n.id AS k, n.embedding AS v",
+        {"s": scope_id},
+    )
+    return {r["k"]: r["v"] for r in rows}
+
+
+def test_every_vector_kind_comes_back_to_what_the_model_gives(rg: Recollect) -> None:
+    """Turns, document entities, documents, topics and sessions too, not only entries/chunks."""
+    scope = f"re-{uuid.uuid4().hex[:8]}"
+    for i, text in enumerate(
+        [
+            "The billing service stores invoices in PostgreSQL.",
+            "Invoices of the billing service are partitioned by month in PostgreSQL.",
+            "The billing service retries failed invoice payments nightly.",
+        ]
+    ):
+        rg.remember(text, scope_id=scope, owner_id="kai", source_id=f"n{i}")
+    rg.documents.ingest(
+        "Billing",
+        "# Billing\n\nAna Souza moved the billing service from RabbitMQ to Kafka.\n\n"
+        "## Storage\n\nInvoices are stored in PostgreSQL by the billing service.\n",
+        owner_id="kai",
+        scope_id=scope,
+    )
+    turns = [
+        {"id": "t1", "role": "user", "speaker": "kai", "text": "Why do invoice payments fail?"},
+        {"id": "t2", "role": "assistant", "speaker": "bot", "text": "The card gateway timed out."},
+    ]
+    rg.sessions.add_turns("s-billing", turns, scope_id=scope, owner_id="kai")
+    rg.topics.build(scope, min_size=2)
+    before = _vectors(rg, scope)
+    kinds = {k.split(":")[0] for k in before}
+    assert {"Entry", "Chunk", "Entity", "Document", "Topic", "Session"} <= kinds
+    _age(rg, scope)
+    pending = rg.reembedder.pending(scope)
+    assert all(pending.values()), pending
+
+    report = rg.reembed(scope, batch_size=3)
+    assert not any(rg.reembedder.pending(scope).values())
+    assert (report.documents, report.sessions) == (1, 1) and report.entities >= 2
+    assert report.topics == sum(1 for k in before if k.startswith("Topic:"))
+    after = _vectors(rg, scope)
+    assert after.keys() == before.keys()
+    worst = min((_cos(before[k], after[k]), k) for k in before)
+    assert worst[0] > 0.99, worst  # int8 ONNX quantises per batch: close, not bit-equal
+    assert _models(rg, scope) == {rg.embedder.model_id}
+    hits = rg.search("why do invoice payments fail", scope_id=scope, limit=3)
+    assert any(h.entry.entry_type == "conversation_turn" for h in hits)

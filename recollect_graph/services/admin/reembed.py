@@ -1,7 +1,10 @@
-"""Re-embed: vectors of the configured model for a scope's (or every scope's) entries and chunks.
+"""Re-embed: every vector of a scope (or of every scope) in the configured model.
 
-After a model change, each entry and document chunk gets the vector the model configured now
-gives for its text.
+After a model change, each entry (conversation turns included) and document chunk gets the
+vector the model configured now gives for its text, each document entity the vector of its name;
+then the derived vectors follow from those: a document's (the mean of its chunks'), a topic's
+centroid (the mean of its members'; membership stays as built) and a session's (re-indexed
+from its turns).
 
 Each node records the model of its vector (``embedding_model``); the ones without a vector of
 the current model are taken in pages, embedded in batches and written one transaction per
@@ -14,25 +17,34 @@ store open while the work goes on.
 
 Example:
     >>> report = rg.reembed(scope_id="app", progress=lambda d, t: None)  # doctest: +SKIP
-    >>> report.entries, report.chunks  # doctest: +SKIP
+    >>> report.entries, report.chunks, report.sessions  # doctest: +SKIP
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from recollect_graph.db.client import Db
 from recollect_graph.db.schema import apply_schema, list_indexes
+from recollect_graph.errors import SessionNotFound
 from recollect_graph.nlp.chunker import chunk_embed_text
 from recollect_graph.nlp.embedder import Embedder
 from recollect_graph.services.kernel.validation import MAX_SCOPE_CHARS, in_range, require_text
 from recollect_graph.services.knowledge.entries import embed_text
+from recollect_graph.services.sessions.index import mean_vector, turn_embed_text
 
-#: ``progress(done, total)`` after each batch (nodes of both kinds together).
+#: ``progress(done, total)`` after each batch (nodes of every kind together).
 Progress = Callable[[int, int], None]
+
+#: ``index_session(session_id, scope_id=...)``: re-derives a session's vector from its turns.
+IndexSession = Callable[..., Any]
+
+#: The kinds in the order they are done: the derived ones (documents, topics, sessions) after
+#: the vectors they are derived from.
+KINDS = ("entries", "chunks", "entities", "documents", "topics", "sessions")
 
 
 @dataclass(frozen=True)
@@ -43,11 +55,15 @@ class ReembedReport:
         model: The model the vectors are of now.
         dimensions: Their size.
         scope_id: The scope re-embedded (None: every scope).
-        entries: Entries given a new vector.
+        entries: Entries (conversation turns included) given a new vector.
         chunks: Document chunks given a new vector.
         indexes_rebuilt: Vector indexes dropped and recreated for the new size (empty when
             they already had it).
         seconds: How long it took.
+        entities: Document entities given a new name vector.
+        documents: Documents given the mean of their new chunk vectors.
+        topics: Topics given the centroid of their members' new vectors.
+        sessions: Sessions re-indexed from their re-embedded turns.
     """
 
     model: str
@@ -57,35 +73,67 @@ class ReembedReport:
     chunks: int
     indexes_rebuilt: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    entities: int = 0
+    documents: int = 0
+    topics: int = 0
+    sessions: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready."""
         return asdict(self)
 
 
-def _chunk_text(r: Mapping[str, Any]) -> str:
-    return chunk_embed_text(r.get("heading"), str(r["text"]))
+def entry_text(r: Mapping[str, Any]) -> str:
+    """What an entry's vector is of (a conversation turn's: its speaker and text)."""
+    if r.get("entry_type") == "conversation_turn":
+        return turn_embed_text(r.get("speaker"), r.get("speaker_role"), str(r["content"]))
+    return embed_text(r)
 
 
-#: label -> (page statement, write statement, what is embedded)
-_KINDS: dict[str, tuple[str, str, Callable[[Mapping[str, Any]], str]]] = {
-    "entries": ("reembed/entries_page", "reembed/set_entries", embed_text),
-    "chunks": ("reembed/chunks_page", "reembed/set_chunks", _chunk_text),
+def _texts(of: Callable[[Mapping[str, Any]], str]) -> Callable[[Embedder, list[Any]], list[Any]]:
+    def vectors(embedder: Embedder, rows: list[Any]) -> list[Any]:
+        return list(embedder.embed([of(r) for r in rows]))
+
+    return vectors
+
+
+def _means(_embedder: Embedder, rows: list[Any]) -> list[Any]:
+    return [mean_vector([list(v) for v in r["vectors"]]) for r in rows]
+
+
+#: kind -> (what gives each row its vector); the page and write statements are
+#: ``reembed/<kind>_page`` and ``reembed/set_<kind>`` (sessions are re-indexed instead).
+_VECTORS: dict[str, Callable[[Embedder, list[Any]], list[Any]]] = {
+    "entries": _texts(entry_text),
+    "chunks": _texts(lambda r: chunk_embed_text(r.get("heading"), str(r["text"]))),
+    "entities": _texts(lambda r: str(r["name"])),
+    "documents": _means,
+    "topics": _means,
 }
 
 
 class Reembedder:
-    """Re-embeds entries and chunks into the configured model (``rg.reembed``)."""
+    """Re-embeds a scope's (or every scope's) vectors into the configured model (``rg.reembed``).
 
-    def __init__(self, db: Db, embedder: Embedder) -> None:
+    Args:
+        db: The database client.
+        embedder: The model the vectors are to be of.
+        index_session: Re-derives a session's vector from its turns (``rg.sessions.index``);
+            without it sessions are left pending.
+    """
+
+    def __init__(
+        self, db: Db, embedder: Embedder, index_session: IndexSession | None = None
+    ) -> None:
         self.db = db
         self.embedder = embedder
+        self.index_session = index_session
 
     def pending(self, scope_id: str | None = None) -> dict[str, int]:
-        """``{entries, chunks}`` still without a vector of the current model."""
+        """How many of each kind (:data:`KINDS`) still have no vector of the current model."""
         scope = _scope(scope_id)
         row = self.db.read("reembed/pending", scope_id=scope, model=self.embedder.model_id)[0]
-        return {"entries": int(row["entries"]), "chunks": int(row["chunks"])}
+        return {k: int(row[k]) for k in KINDS}
 
     def run(
         self,
@@ -106,19 +154,18 @@ class Reembedder:
         rebuilt = self._prepare_indexes(model, dims)
         total = sum(self.pending(scope).values())
         done = 0
-        counts = {"entries": 0, "chunks": 0}
-        for kind, (page, write, text_of) in _KINDS.items():
+        counts = dict.fromkeys(KINDS, 0)
+        for kind in KINDS:
+            if kind == "sessions" and self.index_session is None:
+                continue
             skip: list[str] = []  # ids a write did not take (gone meanwhile): never asked again
             while True:
-                rows = self.db.read(page, scope_id=scope, model=model, skip=skip, limit=batch_size)
+                rows = self.db.read(
+                    f"reembed/{kind}_page", scope_id=scope, model=model, skip=skip, limit=batch_size
+                )
                 if not rows:
                     break
-                vectors = self.embedder.embed([text_of(r) for r in rows])
-                out = [
-                    {"id": r["id"], "scope_id": r["scope_id"], "embedding": v}
-                    for r, v in zip(rows, vectors, strict=True)
-                ]
-                written = {r["id"] for r in self.db.write(write, model=model, rows=out)}
+                written = self._write(kind, rows, model)
                 skip += [r["id"] for r in rows if r["id"] not in written]
                 counts[kind] += len(written)
                 done += len(rows)
@@ -128,11 +175,29 @@ class Reembedder:
             model=model,
             dimensions=dims,
             scope_id=scope,
-            entries=counts["entries"],
-            chunks=counts["chunks"],
             indexes_rebuilt=rebuilt,
             seconds=round(time.monotonic() - t0, 3),
+            **counts,
         )
+
+    def _write(self, kind: str, rows: Sequence[Mapping[str, Any]], model: str) -> set[str]:
+        """Give one page of ``kind`` its new vectors; the ids that took them."""
+        if kind == "sessions":
+            assert self.index_session is not None
+            done = set()
+            for r in rows:
+                try:
+                    self.index_session(r["id"], scope_id=r["scope_id"])
+                except SessionNotFound:
+                    continue  # gone meanwhile
+                done.add(str(r["id"]))
+            return done
+        vectors = _VECTORS[kind](self.embedder, list(rows))
+        out = [
+            {"id": r["id"], "scope_id": r["scope_id"], "embedding": v}
+            for r, v in zip(rows, vectors, strict=True)
+        ]
+        return {str(r["id"]) for r in self.db.write(f"reembed/set_{kind}", model=model, rows=out)}
 
     def _prepare_indexes(self, model: str, dims: int) -> list[str]:
         """Rebuild the vector indexes once if they are of another size; record the model."""

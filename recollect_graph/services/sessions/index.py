@@ -129,6 +129,11 @@ def _key_utterances(user: Sequence[str], counts: Counter[str], initial: str) -> 
     return out[:5]
 
 
+def turn_embed_text(speaker: str | None, role: str | None, text: str) -> str:
+    """What a turn's vector is of: its text, after the speaker's name unless an assistant's."""
+    return text if role == "assistant" else f"{speaker}: {text}"
+
+
 def mean_vector(vectors: Sequence[Sequence[float]]) -> list[float]:
     """The normalised mean of unit vectors (a session vector from its parts)."""
     n = len(vectors)

@@ -45,7 +45,12 @@ from recollect_graph.services.kernel.validation import (
     require_text,
 )
 from recollect_graph.services.sessions import transcripts
-from recollect_graph.services.sessions.index import derive_index, mean_vector, resolve_chain
+from recollect_graph.services.sessions.index import (
+    derive_index,
+    mean_vector,
+    resolve_chain,
+    turn_embed_text,
+)
 
 TURN_BATCH = 128
 
@@ -194,10 +199,7 @@ class Sessions:
             self._write(session, [], now)
         for start in range(0, len(new), TURN_BATCH):
             batch = new[start : start + TURN_BATCH]
-            texts = [
-                f"{p['speaker']}: {p['text']}" if p["role"] != "assistant" else p["text"]
-                for p in batch
-            ]
+            texts = [turn_embed_text(p["speaker"], p["role"], p["text"]) for p in batch]
             vectors = self.embedder.embed(texts)
             rows = []
             for p, vec in zip(batch, vectors, strict=True):
