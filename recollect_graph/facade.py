@@ -515,38 +515,18 @@ class Recollect:
         )
 
     # -- sessions and recall (Anamnesis) --------------------------------------------------------
-    def recall(
-        self,
-        text: str,
-        *,
-        scope_id: str,
-        attempt: int = 1,
-        hints: Sequence[str] = (),
-        max_attempts: int = 3,
-        limit: int = 5,
-        now: datetime | None = None,
-        owner_id: str | None = None,
-        touch: bool = True,
-    ) -> RecallResult:
+    def recall(self, text: str, *, scope_id: str, **opts: Any) -> RecallResult:
         """Resolve a vague memory of a past session into ranked candidates (or probes).
 
-        See :meth:`recollect_graph.services.sessions.recall.Recall.recall`.
+        Options (``attempt``, ``hints``, ``max_attempts``, ``limit``, ``now``, ``owner_id``,
+        ``touch``, ``as_of``, ``valid_at``): see
+        :meth:`recollect_graph.services.sessions.recall.Recall.recall`.
 
         Example:
             >>> r = rg.recall("the session where the CI cache drove me nuts", scope_id="me")
             >>> print(r.prose)  # doctest: +SKIP
         """
-        return self.recaller.recall(
-            text,
-            scope_id=scope_id,
-            attempt=attempt,
-            hints=hints,
-            max_attempts=max_attempts,
-            limit=limit,
-            now=now,
-            owner_id=owner_id,
-            touch=touch,
-        )
+        return self.recaller.recall(text, scope_id=scope_id, **opts)
 
     # -- documents, context packs and recommendations (issue 6) ---------------------------------
     def context(

@@ -1,6 +1,7 @@
 // Purpose: semantic candidates for a recall: the scope's sessions nearest to the query by their
 //   session vector, and by their best-matching turn (cosine in [-1, 1]).
-// Params: $scope_id (string), $vector (list of floats), $k (int)
+// Params: $scope_id (string), $vector (list of floats), $k (int),
+//   $as_of, $valid_at (datetime or null: only turns recorded / said by then count)
 // Returns: id (string), session_cos (float or null), turn_cos (float or null), turn_id (string or null)
 CALL () {
   CALL db.index.vector.queryNodes('session_embedding', $k, $vector) YIELD node, score
@@ -9,6 +10,8 @@ CALL () {
   UNION ALL
   CALL db.index.vector.queryNodes('entry_embedding', $k * 4, $vector) YIELD node, score
   WITH node, score WHERE node.scope_id = $scope_id AND node:Turn
+    AND ($as_of IS NULL OR node.created_at <= $as_of)
+    AND ($valid_at IS NULL OR coalesce(node.valid_from, node.created_at) <= $valid_at)
   MATCH (s:Session)-[:HAS_TURN]->(node)
   RETURN s.id AS id, null AS session_cos, 2 * score - 1 AS turn_cos, node.id AS turn_id
 }

@@ -2,7 +2,8 @@
 //   the vector index): the scope's sessions nearest to the query by their session vector, and by
 //   their best-matching turn (cosine in [-1, 1]). The scope (and for turns the entry type) is a
 //   filter property of the index, so other scopes never crowd out this one's nearest items.
-// Params: $scope_id (string), $vector (list of floats), $k (int)
+// Params: $scope_id (string), $vector (list of floats), $k (int),
+//   $as_of, $valid_at (datetime or null: only turns recorded / said by then count)
 // Returns: id (string), session_cos (float or null), turn_cos (float or null), turn_id (string or null)
 CYPHER 25
 CALL () {
@@ -15,6 +16,9 @@ CALL () {
     SEARCH node IN (VECTOR INDEX entry_embedding FOR $vector
                     WHERE node.scope_id = $scope_id AND node.entry_type = 'conversation_turn'
                     LIMIT $k * 4) SCORE AS score
+  WITH node, score
+  WHERE ($as_of IS NULL OR node.created_at <= $as_of)
+    AND ($valid_at IS NULL OR coalesce(node.valid_from, node.created_at) <= $valid_at)
   MATCH (s:Session)-[:HAS_TURN]->(node:Turn)
   RETURN s.id AS id, null AS session_cos, 2 * score - 1 AS turn_cos, node.id AS turn_id
 }

@@ -42,6 +42,16 @@ def reader_option(fn: F) -> F:
     return _owner("Who reads (recorded in the access history that recommend ranks from).")(fn)
 
 
+def time_options(fn: F) -> F:
+    """Add ``--as-of`` (record time) and ``--valid-at`` (valid time), ISO date-times."""
+    fn = click.option(
+        "--valid-at", metavar="ISO", help="Valid time: what was true at a moment (ISO date-time)."
+    )(fn)
+    return click.option(
+        "--as-of", metavar="ISO", help="Record time: what was known at a past moment (ISO)."
+    )(fn)
+
+
 #: The largest ``--offset`` a list command takes.
 MAX_OFFSET = 1_000_000_000
 

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import click
 
-from recollect_graph.cli.common import need, need_scope, open_rg, owner_option, scope_option, short
+from recollect_graph.cli.common import (
+    need,
+    need_scope,
+    open_rg,
+    owner_option,
+    scope_option,
+    short,
+    time_options,
+)
 from recollect_graph.cli.output import emit_json, handle_errors, json_option, table
 
 
@@ -21,8 +29,7 @@ from recollect_graph.cli.output import emit_json, handle_errors, json_option, ta
 @scope_option
 @owner_option
 @click.option("--mine", is_flag=True, help="Only entries and documents of --owner.")
-@click.option("--as-of", metavar="ISO", help="Record time: what was known at a past moment.")
-@click.option("--valid-at", metavar="ISO", help="Valid time: what was true at a moment.")
+@time_options
 @json_option
 @handle_errors
 def context_cmd(

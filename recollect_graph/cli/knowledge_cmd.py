@@ -22,6 +22,7 @@ from recollect_graph.cli.common import (
     reader_option,
     scope_option,
     short,
+    time_options,
 )
 from recollect_graph.cli.output import (
     emit_json,
@@ -380,8 +381,7 @@ def get_cmd(entry_ids: tuple[str, ...], scope: str | None, as_json: bool) -> Non
 @click.command("recent")
 @scope_option
 @page_options(20, 10_000)
-@click.option("--as-of", metavar="ISO", help="Record time: what was known at a past moment.")
-@click.option("--valid-at", metavar="ISO", help="Valid time: what was true at a moment.")
+@time_options
 @json_option
 @handle_errors
 def recent_cmd(
@@ -433,12 +433,7 @@ def recent_cmd(
     type=click.Choice(SEARCH_KINDS),
     help="Keep hits of this kind: entry, turn or chunk (repeatable; default all).",
 )
-@click.option(
-    "--as-of", metavar="ISO", help="Record time: what was known at a past moment (ISO date-time)."
-)
-@click.option(
-    "--valid-at", metavar="ISO", help="Valid time: what was true at a moment (ISO date-time)."
-)
+@time_options
 @click.option("--include-superseded", is_flag=True, help="Also return retired entries.")
 @click.option("--include-deleted", is_flag=True, help="Also return soft-deleted entries.")
 @click.option("--hops", default=1, show_default=True, help="Graph expansion depth (0-3).")

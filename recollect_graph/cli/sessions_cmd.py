@@ -21,6 +21,7 @@ from recollect_graph.cli.common import (
     reader_option,
     scope_option,
     short,
+    time_options,
 )
 from recollect_graph.cli.output import emit_json, handle_errors, json_option, table
 from recollect_graph.errors import InvalidInput
@@ -397,6 +398,7 @@ def learn_agents_cmd(
 @click.option("--attempt", default=1, show_default=True, type=click.IntRange(1, 10))
 @click.option("--max-attempts", default=3, show_default=True, type=click.IntRange(1, 10))
 @click.option("--limit", default=5, show_default=True, type=click.IntRange(1, 50))
+@time_options
 @click.option(
     "--interactive/--no-interactive",
     default=None,
@@ -412,6 +414,8 @@ def recall_cmd(
     attempt: int,
     max_attempts: int,
     limit: int,
+    as_of: str | None,
+    valid_at: str | None,
     interactive: bool | None,
     as_json: bool,
 ) -> None:
@@ -427,6 +431,7 @@ def recall_cmd(
     scope_id = need_scope(scope)
     if interactive is None:
         interactive = not as_json and sys.stdin.isatty() and sys.stdout.isatty()
+    when = {"as_of": as_of, "valid_at": valid_at}
     with open_rg(as_json) as rg:
         if as_json or not interactive:
             r = rg.recall(
@@ -437,13 +442,14 @@ def recall_cmd(
                 max_attempts=max_attempts,
                 limit=limit,
                 owner_id=owner,
+                **when,
             )
             if as_json:
                 emit_json(r.model_dump(mode="json"))
             else:
                 _print_result(r)
             return
-        _interactive(rg, text, scope_id, owner, list(hints), attempt, max_attempts, limit)
+        _interactive(rg, text, scope_id, owner, list(hints), attempt, max_attempts, limit, when)
 
 
 def _print_result(r: RecallResult) -> None:
@@ -483,6 +489,7 @@ def _interactive(
     attempt: int,
     max_attempts: int,
     limit: int,
+    when: dict[str, str | None],
 ) -> None:
     from recollect_graph.models import RecallCandidate
 
@@ -495,6 +502,7 @@ def _interactive(
             max_attempts=max_attempts,
             limit=limit,
             owner_id=owner_id,
+            **when,
         )
         if r.null_match:
             click.echo(r.prose)

@@ -265,7 +265,14 @@ class MemoryTools:
         return body
 
     @staticmethod
-    def recall(text: str, hints: Sequence[str], attempt: int) -> Body:
+    def recall(
+        text: str,
+        hints: Sequence[str],
+        attempt: int,
+        *,
+        as_of: str | None = None,
+        valid_at: str | None = None,
+    ) -> Body:
         """``recollect_recall``: the recall result (candidates or probes) with its prose."""
 
         def body(rg: Recollect, mem: Memories) -> dict[str, Any]:
@@ -275,6 +282,8 @@ class MemoryTools:
                 hints=list(hints),
                 attempt=attempt,
                 owner_id=mem.owner_id,
+                as_of=as_of,
+                valid_at=valid_at,
             )
             return r.model_dump(mode="json")
 

@@ -124,8 +124,11 @@ def register(box: Toolbox) -> None:
         text: Annotated[str, Field(min_length=1, max_length=5000)],
         hints: Annotated[list[str], Field(max_length=20)] = [],  # noqa: B006
         attempt: Annotated[int, Field(ge=1, le=3)] = 1,
+        as_of: AsOf = None,
+        valid_at: ValidAt = None,
     ) -> CallToolResult:
-        return await box.run("recollect_recall", MemoryTools.recall(text, hints, attempt))
+        body = MemoryTools.recall(text, hints, attempt, as_of=as_of, valid_at=valid_at)
+        return await box.run("recollect_recall", body)
 
     @box.tool(
         "recollect_context",

@@ -32,7 +32,7 @@ from recollect_graph.ids import recall_node_id as node_id
 from recollect_graph.models import RecallCandidate, RecallProbe, RecallResult
 from recollect_graph.nlp import cues
 from recollect_graph.nlp.embedder import Embedder
-from recollect_graph.services.kernel.times import native, now_utc
+from recollect_graph.services.kernel.times import aware, native, now_utc
 from recollect_graph.services.kernel.validation import in_range, require_text
 from recollect_graph.services.knowledge.access import Access
 from recollect_graph.services.search.hybrid import lucene_query
@@ -66,6 +66,8 @@ VECTOR_K = 60
 VECTOR_K_MAX = VECTOR_K * 64
 #: A marker held by more sessions than this only re-scores sessions that are already candidates.
 MARKER_FANOUT = 200
+#: The record-time and valid-time bounds of a recall (``as_of``, ``valid_at``; None: now).
+When = dict[str, datetime | None]
 CAVEAT = (
     "Recalled context is past state: it says what was discussed or decided then, not that it "
     "still holds. Re-verify paths, decisions and conventions before acting on them."
@@ -97,6 +99,8 @@ class Recall:
         now: datetime | None = None,
         owner_id: str | None = None,
         touch: bool = True,
+        as_of: datetime | str | None = None,
+        valid_at: datetime | str | None = None,
     ) -> RecallResult:
         """One recall attempt; candidates found are recorded in the access history.
 
@@ -110,6 +114,11 @@ class Recall:
             now: The moment relative time words resolve against (default: now).
             owner_id: Who recalls (recorded with the access).
             touch: Record the candidates as a ``recall`` access (default).
+            as_of: Record time: recall as of a past moment (only sessions and turns recorded
+                by then; they must also have happened by then unless ``valid_at`` says another
+                moment).
+            valid_at: Valid time: only sessions started, and turns said, by this moment.
+                Either one is also the default ``now`` that time words resolve against.
 
         Returns:
             The result: candidates (best first), or probes, or a NullMatch, and the prose.
@@ -123,7 +132,9 @@ class Recall:
             raise InvalidInput("hints must be a list of strings")
         hint_list = [require_text(h, "hint", max_len=2000) for h in hints]
         full = " ".join([text, *hint_list])
-        now = now or now_utc()
+        when = {"as_of": aware(as_of, "as_of"), "valid_at": aware(valid_at, "valid_at")}
+        when["valid_at"] = when["valid_at"] or when["as_of"]
+        now = now or when["valid_at"] or now_utc()
         trace = read_trace(full, now)
         input_type, track = classify(trace)
         entropy: dict[str, tuple[float, list[str]]] = {}
@@ -133,9 +144,11 @@ class Recall:
                 track = "hybrid"  # literals that anchor nothing: never silently zero
         salience: dict[str, tuple[float, dict[str, float], list[str]]] = {}
         if track in ("salience", "hybrid"):
-            salience = self._salience(trace, scope_id, now)
+            salience = self._salience(trace, scope_id, now, when)
         ranked = [r for r in fuse(entropy, salience) if r[1] >= SCORE_FLOOR * 0.8][:15]
-        cands = self._candidates(ranked, scope_id, fork_cue=trace["fork_cue"], limit=limit)
+        cands = self._candidates(
+            ranked, scope_id, fork_cue=trace["fork_cue"], limit=limit, when=when
+        )
         probes: list[RecallProbe] = []
         null = False
         if not cands:
@@ -220,18 +233,20 @@ class Recall:
 
     # -- salience track ------------------------------------------------------------------------
     def _salience(
-        self, trace: dict[str, Any], scope_id: str, now: datetime
+        self, trace: dict[str, Any], scope_id: str, now: datetime, when: When
     ) -> dict[str, tuple[float, dict[str, float], list[str]]]:
         residual: str = trace["residual"] or trace["text"]
         vector = self.embedder.embed_one(residual)
         sig: dict[str, dict[str, float]] = {}
         why: dict[str, list[str]] = {}
-        for r in self._vector_rows(scope_id, vector):
+        for r in self._vector_rows(scope_id, vector, when):
             cos = max(float(r["session_cos"] or -1), float(r["turn_cos"] or -1))
             sig.setdefault(r["id"], {})["semantic"] = _scale_cos(cos)
         lucene = lucene_query(" ".join(trace["content_words"]))
         if lucene:
-            rows = self.db.read("recall/keyword", scope_id=scope_id, lucene=lucene, k=VECTOR_K)
+            rows = self.db.read(
+                "recall/keyword", scope_id=scope_id, lucene=lucene, k=VECTOR_K, **when
+            )
             best = max((float(r["score"]) for r in rows), default=0.0)
             for r in rows:
                 if best > 0:
@@ -293,6 +308,7 @@ class Recall:
         *,
         fork_cue: bool,
         limit: int,
+        when: When,
     ) -> list[RecallCandidate]:
         """Fetch, adjust (a recall that names a sub-agent prefers forks), cut and build."""
         if not ranked:
@@ -300,7 +316,7 @@ class Recall:
         rows = {
             r["session"]["id"]: r
             for r in self.db.read(
-                "recall/candidates", scope_id=scope_id, ids=[r[0] for r in ranked]
+                "recall/candidates", scope_id=scope_id, ids=[r[0] for r in ranked], **when
             )
         }
         if fork_cue:
@@ -351,7 +367,7 @@ class Recall:
             )
         return out
 
-    def _vector_rows(self, scope_id: str, vector: list[float]) -> list[dict[str, Any]]:
+    def _vector_rows(self, scope_id: str, vector: list[float], when: When) -> list[dict[str, Any]]:
         """Semantic candidates of the scope.
 
         Neo4j 2026+ filters the index by scope, so one read finds the scope's nearest; older
@@ -359,7 +375,7 @@ class Recall:
         """
         k = VECTOR_K
         while True:
-            rows = self.db.read("recall/vector", scope_id=scope_id, vector=vector, k=k)
+            rows = self.db.read("recall/vector", scope_id=scope_id, vector=vector, k=k, **when)
             if self.db.filtered_vectors or len(rows) >= VECTOR_K // 4 or k >= VECTOR_K_MAX:
                 return rows
             k *= 8
@@ -380,7 +396,11 @@ class Recall:
         if near:
             best = sorted(near.items(), key=lambda kv: -kv[1][0])[:4]
             for r in self.db.read(
-                "recall/candidates", scope_id=scope_id, ids=[sid for sid, _ in best]
+                "recall/candidates",
+                scope_id=scope_id,
+                ids=[sid for sid, _ in best],
+                as_of=None,
+                valid_at=None,
             ):
                 t = (r["session"].get("topics") or [None])[0] or r["session"].get("title")
                 if t and t not in nearest:
