@@ -39,6 +39,39 @@ def test_terms_drop_stop_words_and_make_bigrams() -> None:
     assert "cluster pod" not in ts  # "and the" breaks the bigram
 
 
+def test_terms_leave_out_trailers_addresses_function_words_and_echoes() -> None:
+    ts = tc.terms(
+        "fix: retry the webhook instead of failing (#41)\n\n"
+        "Signed-off-by: Kai Lee <kai@example.org>\nCo-authored-by: Ana Souza\n"
+        "```cypher\ncypher cypher MATCH (n)\n```\nsee https://example.org/runbook-page"
+    )
+    assert "instead" not in ts and "signed-off-by" not in ts and "co-authored-by" not in ts
+    assert not {"kai", "lee", "ana", "souza", "example", "runbook-page"} & set(ts)
+    assert "cypher cypher" not in ts and "retry webhook" not in ts  # "the" breaks it
+    assert "cypher match" in ts
+
+
+def test_punctuation_and_line_breaks_end_a_bigram() -> None:
+    ts = tc.terms("Redis, Memcached\nKafka consumers. Billing worker")
+    assert "redis memcached" not in ts and "memcached kafka" not in ts
+    assert "consumers billing" not in ts
+    assert "kafka consumers" in ts and "billing worker" in ts
+
+
+def test_whole_sentences_join_wrapped_lines_and_skip_markup() -> None:
+    text = (
+        "# Storage\n\nThe billing service keeps invoices in\nPostgreSQL, partitioned by month."
+        " It\nretries failed payments nightly.\n\n- The export worker drains the queue nightly."
+        "\n- short item\n\n| a | b |\n```python\nx = 1. Code that reads like a sentence.\n```\n"
+        "Signed-off-by: Kai Lee <kai@example.org>\n"
+    )
+    assert tc.whole_sentences(text) == [
+        "The billing service keeps invoices in PostgreSQL, partitioned by month.",
+        "It retries failed payments nightly.",
+        "The export worker drains the queue nightly.",
+    ]
+
+
 def test_ctfidf_prefers_terms_distinctive_to_a_class() -> None:
     classes = [
         [
@@ -161,7 +194,7 @@ def test_digest_cites_sources_and_prefers_keyword_sentences() -> None:
             "confidence": 0.9,
             "passages": [
                 {
-                    "text": "Postgres index tuning cut query time. Lunch was fine today.",
+                    "text": "Postgres index tuning cut query time. Lunch was fine in the canteen today.",
                     "source": {"kind": "entry", "id": "e1", "title": "Tuning"},
                 }
             ],
@@ -189,7 +222,7 @@ def test_digest_cites_sources_and_prefers_keyword_sentences() -> None:
     }
     assert "Vacuum keeps the postgres index small." in texts
     assert texts.count("Vacuum keeps the postgres index small.") == 1  # near-duplicate dropped
-    assert texts.index("Lunch was fine today.") > texts.index(
+    assert texts.index("Lunch was fine in the canteen today.") > texts.index(
         "Vacuum keeps the postgres index small."
     )
     doc = next(d for d in out if d["source"]["kind"] == "document")

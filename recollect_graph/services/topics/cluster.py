@@ -260,21 +260,45 @@ STOP = _CUE_STOP | frozenset(
     why may new any all his her him she they them its it's i'm we've don't doesn't isn't
     also into onto than then just when what which while with from this that these those
     been being have having will would shall should could might must does doing done
+    instead actually basically usually often sometimes simply probably certainly currently
+    recently finally later soon already again almost around anyway besides hence whereas
+    today tomorrow yesterday etc e.g i.e lot lots kind sort way ways bit use used uses using
+    let lets see saw say says said tell told try tried put took take makes making work works
     """.split()  # noqa: SIM905
 )
+#: Lines that are no text of the member: commit trailers ("Signed-off-by: ...", "Change-Id:"),
+#: a fenced code block's language tag, and addresses (e-mail, URLs).
+_NOISE = re.compile(
+    r"^[ \t]*(?:[A-Za-z]+(?:-[A-Za-z]+)*-by|Change-Id|Cc|Refs?|Fixes|Closes|Bug)[ \t]*:.*$"
+    r"|^[ \t]*(?:```|~~~)[^\n]*$"
+    r"|\S+@\S+\.\w+|https?://\S+",
+    re.MULTILINE | re.IGNORECASE,
+)
+#: Between two words, only these keep them one bigram (a comma, a full stop, a line break or a
+#: bracket ends the phrase).
+_JOINS = re.compile(r"[ \t-]*")
 
 
 def terms(text: str) -> list[str]:
-    """Unigrams and bigrams of content words (lower case; stop words break bigrams)."""
+    """Unigrams and bigrams of content words (lower case).
+
+    Stop words, punctuation and line breaks break bigrams; a word twice in a row is no bigram;
+    commit trailers, code-fence tags, e-mail addresses and URLs are no terms.
+    """
+    text = _NOISE.sub(" . ", text)
     out: list[str] = []
     prev: str | None = None
+    end = 0
     for m in _TOKEN.finditer(text):
         t = m.group(0).lower().strip("-_")
+        if prev is not None and not _JOINS.fullmatch(text, end, m.start()):
+            prev = None
+        end = m.end()
         if len(t) < 3 or t in STOP or t.isdigit():
             prev = None
             continue
         out.append(t)
-        if prev is not None:
+        if prev is not None and prev != t:
             out.append(f"{prev} {t}")
         prev = t
     return out
@@ -372,7 +396,7 @@ def digest(
     cands: list[tuple[float, str, dict[str, Any], frozenset[str]]] = []
     for m in ranked[: params.digest_members]:
         for p in m["passages"]:
-            for s in sentences(p["text"]):
+            for s in whole_sentences(p["text"]) or sentences(p["text"]):
                 if len(s) < 20:
                     continue
                 ts = set(terms(s))
@@ -394,6 +418,52 @@ def digest(
         picked.append(words)
         if len(out) >= params.digest_sentences:
             break
+    return out
+
+
+_FENCE = re.compile(r"^[ \t]*(```|~~~).*?^[ \t]*\1[^\n]*$", re.MULTILINE | re.DOTALL)
+_BULLET = re.compile(r"^(?:[-*+]|\d+[.)])\s+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[A-Z0-9`\"(])")
+_WORD = re.compile(r"[A-Za-z0-9]+")
+
+
+def whole_sentences(text: str) -> list[str]:
+    """The complete sentences of a passage, for a digest.
+
+    Lines wrapped inside a paragraph are joined first (Markdown wraps a sentence over lines);
+    headings, table rows, quotes, code blocks and commit trailers are left out; a list item is
+    its own unit. A sentence counts when it has at least five words and ends with ``.``, ``!``
+    or ``?``.
+    """
+    text = _NOISE.sub("", _FENCE.sub("\n\n", text))
+    units: list[str] = []
+    buf: list[str] = []
+
+    def flush() -> None:
+        if buf:
+            units.append(" ".join(buf))
+            buf.clear()
+
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith(("#", "|", ">", "<!--")) or set(line) <= set("-=*_ "):
+            flush()
+            continue
+        if _BULLET.match(line):
+            flush()
+            line = _BULLET.sub("", line)
+        buf.append(line)
+    flush()
+    out: list[str] = []
+    for unit in units:
+        for sent in _SENTENCE_END.split(unit):
+            sent = sent.strip()
+            if (
+                sent[-1:] in ".!?"
+                and len(_WORD.findall(sent)) >= 5
+                and (sent[:1].isalnum() or sent[:1] in '`"(')
+            ):
+                out.append(sent)
     return out
 
 
