@@ -1,4 +1,4 @@
-"""The knowledge core: remember, forget, connect, recent, get, outcome, undo.
+"""The knowledge core: remember and remember_many (reads, edges and feedback: ops.py; undo: undo.py).
 
 Every write is atomic (one transaction per call or batch) and idempotent: an entry's id is derived
 from its scope and content (or source id), so remembering the same thing twice returns the first
@@ -24,7 +24,7 @@ from recollect_graph.errors import (
     ScopeViolation,
 )
 from recollect_graph.ids import entry_id
-from recollect_graph.models import Edge, Entry
+from recollect_graph.models import Entry
 from recollect_graph.nlp.claims import Claim, ClaimExtractor
 from recollect_graph.nlp.classify import classify
 from recollect_graph.nlp.embedder import Embedder
@@ -32,11 +32,10 @@ from recollect_graph.redaction import redact_value
 from recollect_graph.services.claims import store as claim_store
 from recollect_graph.services.claims.store import claim_rows, find_conflicts_many
 from recollect_graph.services.kernel.hashing import content_hash
-from recollect_graph.services.kernel.times import aware, native, now_utc
+from recollect_graph.services.kernel.times import aware, now_utc
 from recollect_graph.services.kernel.validation import (
     MAX_CONTENT_CHARS,
     MAX_DESCRIPTION_CHARS,
-    MAX_OFFSET,
     MAX_SCOPE_CHARS,
     MAX_SOURCE_ID_CHARS,
     MAX_TITLE_CHARS,
@@ -44,7 +43,6 @@ from recollect_graph.services.kernel.validation import (
     json_map,
     one_of,
     optional_text,
-    require_scope,
     require_text,
     tag_list,
 )
@@ -52,12 +50,12 @@ from recollect_graph.services.knowledge import lifecycle
 from recollect_graph.services.knowledge import provenance as context_mod
 from recollect_graph.services.knowledge.access import Access
 from recollect_graph.services.knowledge.bulk import overlapped
+from recollect_graph.services.knowledge.ops import EntryOps
 from recollect_graph.services.knowledge.rows import entry_from_row
 from recollect_graph.services.knowledge.undo import History, operation_from_row
 from recollect_graph.vocabulary import (
     ENTRY_TYPE_LABELS,
     ENTRY_TYPES,
-    RELATIONS,
     SOURCE_TYPES,
     SOURCES,
     VALENCES,
@@ -128,7 +126,7 @@ def embed_text(item: Mapping[str, Any]) -> str:
     return ". ".join(str(p) for p in parts if p)
 
 
-class Knowledge(History):
+class Knowledge(History, EntryOps):
     """Recollect's knowledge API over the graph.
 
     Args:
@@ -504,186 +502,6 @@ class Knowledge(History):
             lifecycle.schema_fit(r["props"]["tags"], freq, n, sims.get(i, []))
             for i, r in enumerate(batch)
         ]
-
-    # -- reads -------------------------------------------------------------------------------
-    def get_many(self, ids: Sequence[str], *, scope_id: str | None = None) -> list[Entry]:
-        """Entries by id in the caller's order (duplicates once; unknown ids skipped).
-
-        Args:
-            ids: Entry ids.
-            scope_id: The scope (required): ids of other scopes behave as not found.
-
-        Raises:
-            InvalidInput: No scope, or ``ids`` is not a list.
-        """
-        scope_id = require_scope(scope_id)
-        if isinstance(ids, (str, bytes, Mapping)) or not isinstance(ids, Iterable):
-            raise InvalidInput("ids must be a list of strings")
-        wanted = list(dict.fromkeys(str(i) for i in ids))
-        if not wanted:
-            return []
-        now = now_utc()
-        rows = self.db.read("entries/get_many", ids=wanted, scope_id=scope_id)
-        return [entry_from_row(r["entry"], now=now) for r in rows]
-
-    def get(
-        self,
-        entry_id: str,
-        *,
-        scope_id: str | None = None,
-        owner_id: str | None = None,
-        touch: bool = True,
-    ) -> Entry:
-        """One entry, or :class:`EntryNotFound`.
-
-        Args:
-            entry_id: The entry.
-            scope_id: The scope (required): an entry of another scope is not found.
-            owner_id: Who viewed it (recorded with the access).
-            touch: Record a ``view`` in the access history (default); off for lookups.
-        """
-        found = self.get_many([entry_id], scope_id=scope_id)
-        if not found:
-            raise EntryNotFound(entry_id)
-        if touch:
-            self.access.record(
-                found[0].scope_id, "view", [found[0].id], owner_id=owner_id, best_effort=True
-            )
-        return found[0]
-
-    def recent(
-        self,
-        scope_id: str,
-        *,
-        limit: int = 20,
-        offset: int = 0,
-        as_of: datetime | str | None = None,
-        valid_at: datetime | str | None = None,
-    ) -> list[Entry]:
-        """The newest current entries of a scope (not superseded, not deleted, valid now).
-
-        A page: the first ``offset`` skipped (newest first, ties by id), then at most ``limit``.
-        ``as_of`` (record time) answers with what was recorded and believed at a past moment;
-        ``valid_at`` (valid time) with what was true at a moment (the same rules as search).
-        """
-        scope_id = require_text(scope_id, "scope_id")
-        limit = int(in_range(limit, "limit", 1, 10_000))
-        skip = int(in_range(offset, "offset", 0, MAX_OFFSET))
-        now = now_utc()
-        rows = self.db.read(
-            "entries/recent",
-            scope_id=scope_id,
-            skip=skip,
-            limit=limit,
-            now=now,
-            as_of=aware(as_of, "as_of"),
-            valid_at=aware(valid_at, "valid_at"),
-        )
-        return [entry_from_row(r["entry"], now=now) for r in rows]
-
-    # -- edges -------------------------------------------------------------------------------
-    def connect(
-        self,
-        source_id: str,
-        target_id: str,
-        relation: str,
-        *,
-        weight: float = 1.0,
-        reason: str | None = None,
-        origin: str = "user",
-        scope_id: str | None = None,
-    ) -> Edge:
-        """Connect two entries of one scope with a typed edge (idempotent).
-
-        Raises:
-            InvalidInput: Unknown relation, weight outside [0, 1], an entry to itself.
-            InvalidInput: No ``scope_id`` (ids are resolved within one scope).
-            EntryNotFound: Either entry does not exist in ``scope_id``.
-            ScopeViolation: The entries are in different scopes.
-        """
-        scope_id = require_scope(scope_id)
-        rel = one_of(str(relation).lower(), "relation", RELATIONS)
-        weight = in_range(weight, "weight", 0, 1)
-        if source_id == target_id:
-            raise InvalidInput("an entry cannot be connected to itself")
-        reason = optional_text(reason, "reason", max_len=2000)
-
-        def tx_fn(tx: Tx) -> Edge:
-            ends = tx.run("entries/endpoints", source_id=source_id, target_id=target_id)[0]
-            for eid, scope in (
-                (source_id, ends["source_scope"]),
-                (target_id, ends["target_scope"]),
-            ):
-                if scope is None or (scope_id is not None and scope != scope_id):
-                    raise EntryNotFound(eid)
-            if ends["source_scope"] != ends["target_scope"]:
-                raise ScopeViolation("cannot connect entries of different scopes")
-            row = tx.run(
-                "entries/connect",
-                source_id=source_id,
-                target_id=target_id,
-                rel_type=rel.upper(),
-                weight=weight,
-                reason=reason,
-                origin=origin,
-                now=now_utc(),
-            )[0]
-            return Edge(
-                source_id=source_id,
-                target_id=target_id,
-                relation=rel,
-                weight=row["weight"],
-                reason=row["reason"],
-                origin=row["origin"],
-                created_at=native(row["created_at"]),
-                created=row["created"],
-            )
-
-        return self.db.write_tx(tx_fn)
-
-    # -- lifecycle ---------------------------------------------------------------------------
-    def outcome(
-        self, entry_ids: Sequence[str], result: str, *, scope_id: str | None = None
-    ) -> list[str]:
-        """Outcome feedback: ``good`` adds 5 days of half-life and verifies; ``bad`` removes 3.
-
-        Returns:
-            The ids that were updated (unknown ids and other scopes' ids are left out).
-        """
-        scope_id = require_scope(scope_id)
-        result = one_of(result, "result", ("good", "bad"))
-        good = result == "good"
-        rows = self.db.write(
-            "entries/outcome",
-            ids=list(entry_ids),
-            scope_id=scope_id,
-            delta=lifecycle.GOOD_HALF_LIFE_DELTA if good else -lifecycle.BAD_HALF_LIFE_DELTA,
-            score=1 if good else -1,
-            state="verified" if good else "active",
-            now=now_utc(),
-        )
-        return [r["id"] for r in rows]
-
-    def touch(self, ids: Sequence[str]) -> None:
-        """Record that entries were used (access count, last access, stale wakes up).
-
-        Bookkeeping: a lock race with a concurrent forget drops it (logged), never the read.
-        """
-        self.db.write_best_effort(
-            "entries/bump_access",
-            ids=list(ids),
-            now=now_utc(),
-            stale_days=lifecycle.STALE_AFTER_DAYS,
-        )
-
-    def links_of(
-        self, ids: Sequence[str], *, per_entry: int = 5
-    ) -> dict[str, list[dict[str, Any]]]:
-        """Knowledge edges of each entry (both directions, strongest first)."""
-        if not ids:
-            return {}
-        rows = self.db.read("entries/links_of", ids=list(ids), per_entry=per_entry)
-        return {r["id"]: [x for x in r["links"] if x is not None] for r in rows}
 
 
 __all__ = [
