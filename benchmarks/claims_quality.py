@@ -11,7 +11,7 @@ alternating, in one run.
 
 It also reports entry-type classification accuracy on ``tests/data/classification_sentences.jsonl``
 (162 sentences, every type). No database is needed. Entity/relation P/R on labelled paragraphs is
-not measured here yet (see docs/benchmarks.md).
+``benchmarks/entity_quality.py``.
 
 Run: ``PYTHONPATH=. .venv/bin/python benchmarks/claims_quality.py [--against ../main]
 [--out benchmarks/results/claims_quality.json]``.

@@ -21,6 +21,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from recollect_graph.nlp.claim_lexicon import ALIASES, CATEGORY_OF
+from recollect_graph.nlp.gazetteer import (
+    COMPONENT_HEADS,
+    GENERIC_ACRONYMS,
+    GROUP_HEADS,
+    TIME_WORDS,
+    TOOL_NAMES,
+)
 from recollect_graph.nlp.spacy_loader import SpacyLoader
 
 #: spaCy NER label -> entity type. Labels not listed (dates, numbers, money...) are not entities.
@@ -40,23 +47,48 @@ NER_TYPES: dict[str, str] = {
 _CODE = re.compile(r"`([^`\n]{2,60})`")
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.+-]*[A-Za-z0-9]$")
 _STRIP = " \t\n\"'`.,;:!?()[]{}<>*_#|"
-_LEADING = {"the", "a", "an", "this", "that", "these", "those", "our", "their", "its", "my", "your"}
+_LEADING = {"the", "a", "an", "this", "that", "these", "those", "our", "their", "its", "my", "your",
+            "dr", "dr.", "mr", "mr.", "mrs", "mrs.", "ms.", "prof", "prof."}  # fmt: skip
+#: Leading words a named component is the same without ("the new billing service").
+_QUALIFIERS = {"new", "old", "current", "previous", "same", "other", "whole", "entire", "first",
+               "last", "next", "existing", "only", "own", "single"}  # fmt: skip
+#: Lower-case words inside a name ("Rua das Flores", "Ludwig van Beethoven").
+_CONNECTORS = {"da", "das", "de", "do", "dos", "del", "della", "di", "du", "van", "von", "der",
+               "den", "la", "le", "y", "e"}  # fmt: skip
+#: Units that lead a noun phrase after its number ("40 GB main database").
+_UNITS = {"gb", "mb", "kb", "tb", "ms", "sec", "secs", "min", "mins", "hour", "hours", "day",
+          "days", "x", "%", "percent"}  # fmt: skip
+_NOT_IN_NAMES = ("PUNCT", "SYM", "X", "NUM", "VERB", "PART")
+#: A cloud region ("us-east-1", "eu-central"): a place.
+_REGION = re.compile(
+    r"\b(?:us|eu|ap|sa|ca|me|af|il|mx)-(?:gov-)?(?:east|west|north|south|central|northeast|"
+    r"southeast|northwest|southwest)(?:-\d)?\b"
+)
+#: Ticket, severity and instance numbers ("sev-2", "INC-2291", "replica-2"): no entities.
+_NUMBERED = re.compile(r"^[A-Za-z]+-\d+$")
 _SUBJ = {"nsubj", "nsubjpass"}
 _OBJ = {"dobj", "attr", "oprd"}
 MAX_WORDS = 5
 SNIPPET_CHARS = 200
-#: Technology names (the claim lexicon's tools and their spellings): matched by rule ahead of the
-#: statistical NER, which types Grafana, Kafka or Redis as people.
-TECHNOLOGIES = frozenset(CATEGORY_OF) | frozenset(ALIASES) - {"production", "development",
-                                                                "tab", "space"}  # fmt: skip
+#: Technology names (the claim lexicon's tools and their spellings, and the gazetteer's): matched
+#: by rule ahead of the statistical NER, which types Grafana, Kafka or Redis as people. The
+#: lexicon's branch names, preferences and environments are values of claims, not products.
+TECHNOLOGIES = (frozenset(CATEGORY_OF) | frozenset(ALIASES) | TOOL_NAMES) - frozenset({
+    "production", "development", "tab", "space", "tabs", "spaces", "develop", "main", "master",
+    "trunk", "rebase", "rebasing", "squash", "squashing", "merge commits", "prod environment",
+    "staging environment", "the production environment",
+})  # fmt: skip
 #: Never entities: pronouns, units and format or size abbreviations the tagger takes for names.
 NOT_ENTITIES = frozenset({
     "we", "i", "you", "they", "he", "she", "it", "us", "them", "me", "our", "everyone", "someone",
     "gb", "mb", "kb", "tb", "ms", "sec", "min", "hour", "hours", "day", "days", "json", "yaml",
     "csv", "xml", "html", "url", "api", "id", "ids", "todo", "fyi", "btw", "ok", "eta", "tl;dr",
-})  # fmt: skip
+}) | GENERIC_ACRONYMS | TIME_WORDS  # fmt: skip
+#: A code span that can name a product: one word, no path, assignment, key or variable syntax.
+_CODE_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9+-]*[A-Za-z0-9+]$")
 
 
+_SPEAKER = re.compile(r"^\s*[A-Z][\w.'-]*(?: [A-Z][\w.'-]*)?:\s")
 _MARKUP = re.compile(r"^\s*(?:[-+*]|\d+[.)])\s+|^\s*>+|[#|*]+|\[\^?\d+\]", re.MULTILINE)
 
 
@@ -77,7 +109,9 @@ def plain_text(text: str) -> str:
         if fenced:  # code is not prose: no entities or relations from it
             out.append("")
             continue
-        block_end = i + 1 == len(lines) or not lines[i + 1].strip()
+        block_end = (
+            i + 1 == len(lines) or not lines[i + 1].strip() or bool(_SPEAKER.match(lines[i + 1]))
+        )  # a chat line ends where the next speaker starts
         marked = bool(re.match(r"^\s*(?:#{1,6}\s|[-+*]\s|\d+[.)]\s)", line))
         plain = _MARKUP.sub(lambda m: " " * len(m.group(0)), line).rstrip()
         if plain.strip() and (block_end or marked) and plain[-1] not in ".!?:;,":
@@ -120,6 +154,7 @@ class _Span:
     key: str
     name: str
     entity_type: str
+    speaker: bool = False  # a chat line's speaker: the sentence after it is not about them
 
 
 class EntityExtractor:
@@ -171,7 +206,7 @@ def _spans(doc: Any) -> list[_Span]:
     taken: set[int] = set()
     spans: list[_Span] = []
 
-    def add(start: int, end: int, name: str, etype: str) -> None:
+    def add(start: int, end: int, name: str, etype: str, speaker: bool = False) -> None:
         if "\n" in name or any(i in taken for i in range(start, end)):
             return
         key = normalize(name)
@@ -180,61 +215,132 @@ def _spans(doc: Any) -> list[_Span]:
         if key in NOT_ENTITIES or key.startswith("-") or name.strip().startswith("-"):
             return  # pronouns, units, formats and CLI flags are not entities
         taken.update(range(start, end))
-        spans.append(_Span(start, end, key, name.strip(_STRIP), etype))
+        spans.append(_Span(start, end, key, name.strip(_STRIP), etype, speaker))
 
+    for m in _REGION.finditer(doc.text):
+        sp = doc.char_span(m.start(), m.end(), alignment_mode="expand")
+        if sp is not None:
+            add(sp.start, sp.end, m.group(0), "place")
     for i in range(len(doc)):  # rules first: technology names, whatever the NER says
         for n in (3, 2, 1):
             span = doc[i : i + n]
             if i + n <= len(doc) and span.text.lower() in TECHNOLOGIES:
                 if n == 1 and not _named(span[0]):
                     continue  # "alerts go to", "a rust belt": only a written name counts
-                add(i, i + n, span.text, "tool")
+                end = _name_end(doc, i + n, acronyms=True, most=2)  # "Claude Desktop"
+                add(i, end, doc[i:end].text, "tool")
                 break
+    for tok in doc:  # a chat line's speaker: "Ana: the deploy is green"
+        if (
+            (tok.i == 0 or "\n" in doc[tok.i - 1].text_with_ws)
+            and tok.i + 1 < len(doc)
+            and doc[tok.i + 1].text == ":"
+            and tok.text.istitle()
+            and tok.pos_ in ("PROPN", "NOUN")
+        ):
+            add(tok.i, tok.i + 1, tok.text, "person", speaker=True)
+    chunks = list(doc.noun_chunks)
+    for nc in chunks:  # named parts of a system ("billing service") and teams; no other nouns
+        if nc.root.pos_ != "NOUN":
+            continue
+        a, z = _core(nc)
+        while a < z and (doc[a].lower_ in _QUALIFIERS or doc[a].lower_ in _UNITS):
+            a += 1
+        head_lemma = doc[z - 1].lemma_.lower() if z > a else ""
+        if z - a < 2 or head_lemma not in COMPONENT_HEADS | GROUP_HEADS:
+            continue
+        toks = doc[a:z]
+        if any(t.pos_ in _NOT_IN_NAMES and t.text != "-" for t in toks):
+            continue
+        if toks[0].lower_ in TIME_WORDS or toks[0].is_stop:
+            continue
+        last = toks[-1]
+        head = doc.text[toks.start_char : last.idx]
+        add(a, z, head + last.lemma_, "organization" if head_lemma in GROUP_HEADS else "concept")
     for ent in doc.ents:
         etype = NER_TYPES.get(ent.label_)
-        if etype:
+        if etype and not any(c in ent.text for c in "_/=\\"):
             start, end = ent.start, ent.end
             if etype == "person":
                 if not all(t.text[:1].isupper() for t in ent):
                     continue  # a person's name is capitalised
-                while (
-                    start > 0 and doc[start - 1].pos_ == "PROPN" and doc[start - 1].text.istitle()
-                ):
+                while start > 0 and _name_part(doc[start - 1]):
                     start -= 1  # full names stay whole: "Ana Souza", not "Souza"
-                while end < len(doc) and doc[end].pos_ == "PROPN" and doc[end].text.istitle():
-                    end += 1
+                end = _name_end(doc, end)
+                if end - start == 1 and len([t for t in ent.sent if not t.is_space]) <= 3:
+                    continue  # a one-word heading or label ("Summary."), not a person
             add(start, end, doc[start:end].text, etype)
+    parts = {w for sp in spans if sp.entity_type == "person" and " " in sp.key
+             for w in sp.key.split()}  # fmt: skip
+    for tok in doc:  # "Priya" alone, after "Priya Raman": the same person
+        if tok.pos_ == "PROPN" and tok.text.istitle() and tok.lower_ in parts:
+            add(tok.i, tok.i + 1, tok.text, "person")
     for m in _CODE.finditer(doc.text):
+        code = m.group(1)
+        if not _CODE_NAME.match(code) or code.isupper() or code.islower():
+            continue  # a command line, path, config key, value or variable names no product
         sp = doc.char_span(m.start(1), m.end(1), alignment_mode="expand")
         if sp is not None:
-            add(sp.start, sp.end, m.group(1), "tool")
-    for tok in doc:  # names the tagger missed: PostgreSQL, pgBackRest, Neo4j, Grafana
+            add(sp.start, sp.end, code, "tool")
+    for tok in doc:  # names the tagger missed: PostgreSQL, pgBackRest, Neo4j, Backblaze B2
         if _looks_like_name(tok):
-            add(tok.i, tok.i + 1, tok.text, "concept")
-    singles: dict[str, int] = {}
-    chunks = list(doc.noun_chunks)
-    for nc in chunks:
-        if nc.root.pos_ == "NOUN" and _core(nc)[1] - _core(nc)[0] == 1:
-            lemma = nc.root.lemma_.lower()
-            singles[lemma] = singles.get(lemma, 0) + 1
-    for nc in chunks:
-        if nc.root.pos_ not in ("NOUN", "PROPN"):
-            continue
-        a, z = _core(nc)
-        if z <= a:
-            continue
-        toks = doc[a:z]
-        if all(t.is_stop for t in toks):
-            continue
-        if z - a == 1 and toks[0].pos_ == "NOUN" and singles.get(toks[0].lemma_.lower(), 0) < 2:
-            continue
-        if any(t.pos_ in ("PUNCT", "SYM", "X") and t.text not in "-'" for t in toks):
-            continue
-        last = toks[-1]
-        head = doc.text[toks.start_char : last.idx]
-        add(a, z, head + (last.lemma_ if last.pos_ == "NOUN" else last.text), "concept")
+            end = _name_end(doc, tok.i + 1, acronyms=True, most=3)
+            inner = tok.text[1:]
+            mixed = any(c.isupper() or c.isdigit() for c in inner) or end > tok.i + 1
+            add(tok.i, end, doc[tok.i : end].text, "tool" if mixed else "concept")
     spans.sort(key=lambda s: s.start)
-    return spans
+    return _same_person(spans)
+
+
+def _same_person(spans: list[_Span]) -> list[_Span]:
+    """A first or last name alone is the person its full name in the same text is ("Priya")."""
+    parts = {w for s in spans if s.entity_type == "person" and " " in s.key for w in s.key.split()}
+    return [
+        _Span(s.start, s.end, s.key, s.name, "person")
+        if s.key in parts and " " not in s.key and s.entity_type in ("place", "organization")
+        else s
+        for s in spans
+    ]
+
+
+def _name_part(tok: Any, *, acronyms: bool = False) -> bool:
+    """A capitalised proper noun that continues a name ("Souza" after "Ana"; not "Feb")."""
+    low = tok.lower_
+    if low in TIME_WORDS or low in _LEADING or (not acronyms and low in GENERIC_ACRONYMS):
+        return False
+    text = tok.text
+    if not text[:1].isupper():
+        return False
+    if acronyms and text.isalnum() and any(c.isdigit() for c in text):
+        return True  # "Backblaze B2", "Route 53" is no name part, "EC2" is
+    if tok.pos_ != "PROPN":
+        return False
+    return text.istitle() or (acronyms and text.isalnum())
+
+
+def _name_end(doc: Any, end: int, *, acronyms: bool = False, most: int = 4) -> int:
+    """Where a name that ends at ``end`` really ends, at most ``most`` tokens on.
+
+    Over further name parts and the connectors inside names ("Rua das Flores", "Ana de Souza").
+    """
+    start = end
+    while end < len(doc) and end - start < most:
+        if _name_part(doc[end], acronyms=acronyms):
+            end += 1
+        elif (
+            doc[end].lower_ in _CONNECTORS
+            and end + 1 < len(doc)
+            and _name_part(doc[end + 1], acronyms=acronyms)
+        ):
+            end += 2
+        else:
+            break
+    return end
+
+
+def _starts_sentence(tok: Any) -> bool:
+    """First word of its sentence (blanked-out markup before it does not count)."""
+    return bool(tok.is_sent_start) or all(t.is_space for t in tok.doc[tok.sent.start : tok.i])
 
 
 def _named(tok: Any) -> bool:
@@ -246,10 +352,12 @@ def _named(tok: Any) -> bool:
 def _looks_like_name(tok: Any) -> bool:
     """Mixed case or digits inside a word, or a capitalised word not starting a sentence."""
     text = tok.text
-    if not _NAME.match(text) or tok.is_stop:
+    if not _NAME.match(text) or tok.is_stop or "_" in text or _NUMBERED.match(text):
         return False
-    if tok.is_sent_start:  # a capital says nothing here; the tagger has to
-        return bool(tok.pos_ == "PROPN" and tok.ent_type_ == "" and text[0].isupper())
+    if text.islower():  # "arm64", "v2": digits alone do not make a lower-case word a name
+        return False
+    if _starts_sentence(tok):  # a capital says nothing here (headings too): only an inner one
+        return any(c.isupper() or c.isdigit() for c in text[1:]) and tok.ent_type_ == ""
     return (
         any(c.isupper() for c in text[1:])
         or any(c.isdigit() for c in text)
@@ -287,16 +395,19 @@ def _svo(doc: Any, by_token: dict[int, _Span]) -> Iterable[tuple[_Span, str, _Sp
         negated = any(c.dep_ == "neg" for c in tok.children)
         lemma = ("not " if negated else "") + tok.lemma_.lower()
         objects: list[tuple[str, Any]] = []
+        # "Marco manages that account in Okta": with an object that is no entity, a
+        # prepositional phrase says where or how the act was done, not a relation to it
+        adjunct = any(c.dep_ == "dobj" and _span_of(c, by_token) is None for c in tok.children)
         for c in tok.children:
             if c.dep_ in _OBJ:
                 objects.extend((lemma, o) for o in _with_conj(c))
-            elif c.dep_ == "prep":
+            elif c.dep_ == "prep" and not adjunct:
                 for p in c.children:
                     if p.dep_ == "pobj":
                         objects.extend((f"{lemma} {c.lower_}", o) for o in _with_conj(p))
         for s in subjects:
             ss = _span_of(s, by_token)
-            if ss is None:
+            if ss is None or ss.speaker:
                 continue
             for pred, o in objects:
                 os_ = _span_of(o, by_token)

@@ -67,3 +67,74 @@ def test_issue_18_paragraph(extractor: EntityExtractor) -> None:
     assert ("ana souza", "own", "billing service") in triples
     assert ("billing service", "depend on", "redis") in triples
     assert ("kafka", "replace", "rabbitmq") in triples
+
+
+def _types(ex: object) -> dict[str, str]:
+    return {k: m.entity_type for k, m in ex.mentions.items()}  # type: ignore[attr-defined]
+
+
+def test_technologies_are_tools_and_trade_words_are_nothing(extractor: EntityExtractor) -> None:
+    ex = extractor.extract(
+        [
+            "On Monday in March the API and CI moved to UTC. Grafana reads from Kafka, and "
+            "Ruff lints it. The SEV-2 (INC-2291) hit us-east-1 after Claude Desktop restarted."
+        ]
+    )[0]
+    types = _types(ex)
+    assert types.get("grafana") == "tool" and types.get("kafka") == "tool"
+    assert types.get("ruff") == "tool" and types.get("claude desktop") == "tool"
+    assert types.get("us-east-1") == "place"
+    assert not {"monday", "march", "api", "ci", "utc", "sev-2", "inc-2291"} & set(types)
+
+
+def test_code_spans_name_products_only(extractor: EntityExtractor) -> None:
+    ex = extractor.extract(
+        [
+            "Set `max_connections` and `REDIS_URL`, run `docker compose up` from `/etc/app`, "
+            "keep `volatile-lru`, then back up with `pgBackRest`."
+        ]
+    )[0]
+    types = _types(ex)
+    assert types.get("pgbackrest") == "tool"
+    assert not {
+        "max_connections",
+        "redis_url",
+        "docker compose up",
+        "/etc/app",
+        "volatile-lru",
+    } & set(types)
+
+
+def test_noun_phrases_are_named_components_or_teams_only(extractor: EntityExtractor) -> None:
+    ex = extractor.extract(
+        [
+            "The platform team owns the nightly backup job. The root cause was an error rate "
+            "spike in the new checkout service."
+        ]
+    )[0]
+    types = _types(ex)
+    assert types.get("platform team") == "organization"
+    assert types.get("nightly backup job") == "concept"
+    assert types.get("checkout service") == "concept"  # "new" is no part of its name
+    assert not {"root cause", "error rate", "error rate spike", "spike"} & set(types)
+
+
+def test_a_first_name_is_the_person_its_full_name_is(extractor: EntityExtractor) -> None:
+    ex = extractor.extract(["Priya Raman leads the data team. Priya moved to Lisbon in June."])[0]
+    assert _types(ex).get("priya") == "person" and "priya raman" in ex.mentions
+
+
+def test_chat_speakers_are_people_not_subjects(extractor: EntityExtractor) -> None:
+    ex = extractor.extract(
+        [
+            "Ben: the ML team switched from Jupyter to Hex\n"
+            "Ana: does Hex connect to Snowflake?\n"
+            "Ben: yes, and Marco manages that account in Okta"
+        ]
+    )[0]
+    types = _types(ex)
+    assert types.get("ben") == "person" and types.get("ana") == "person"
+    assert types.get("ml team") == "organization"
+    rels = {(s, p, o) for s, p, o, _ in ex.relations}
+    assert not any(s == "ben" for s, _, _ in rels)
+    assert ("marco", "manage in", "okta") not in rels  # where the act was done, not a relation

@@ -1,4 +1,4 @@
-"""The knowledge core: remember and remember_many (reads, edges and feedback: ops.py; undo: undo.py).
+"""The knowledge core: remember and remember_many (reads and edges: ops.py; undo: undo.py).
 
 Every write is atomic (one transaction per call or batch) and idempotent: an entry's id is derived
 from its scope and content (or source id), so remembering the same thing twice returns the first
