@@ -320,6 +320,12 @@ def _encode_batch(tok: Any, texts: Sequence[str]) -> dict[str, Any]:
     return {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
 
 
+#: onnxruntime's idle worker threads spin on the cores after every call by default, taking them
+#: from the Neo4j server and the rest of the process: on 2 cores, a whole core during each query
+#: that follows an embedding (``benchmarks/embedder_idle_cpu.py``). Off; a benchmark flips it.
+ALLOW_SPINNING = False
+
+
 class OnnxModel:
     """An exported embedding graph with its tokenizer; texts in, unit vectors out.
 
@@ -335,6 +341,9 @@ class OnnxModel:
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads
         opts.log_severity_level = 3
+        spin = "1" if ALLOW_SPINNING else "0"
+        opts.add_session_config_entry("session.intra_op.allow_spinning", spin)
+        opts.add_session_config_entry("session.inter_op.allow_spinning", spin)
         self.session = ort.InferenceSession(
             str(model_file), opts, providers=["CPUExecutionProvider"]
         )
