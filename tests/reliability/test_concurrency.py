@@ -189,7 +189,9 @@ def race_forget_and_read(rg: Recollect, n: int) -> dict[str, Any]:
         i = 0
         deadline = time.monotonic() + 300
         while (not done.is_set() or i < 5) and time.monotonic() < deadline:
-            time.sleep(0.02)  # readers take turns with the forgets instead of starving them
+            # readers take turns with the forgets instead of starving them: every read adds an
+            # ACCESSED edge to each hit, which the next forget must lock, capture and delete
+            time.sleep(0.05)
             try:
                 if w == 0:
                     hits = rg.search("nightly export job bucket", scope_id=scope, limit=20)
