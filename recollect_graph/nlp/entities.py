@@ -55,9 +55,13 @@ _QUALIFIERS = {"new", "old", "current", "previous", "same", "other", "whole", "e
 #: Lower-case words inside a name ("Rua das Flores", "Ludwig van Beethoven").
 _CONNECTORS = {"da", "das", "de", "do", "dos", "del", "della", "di", "du", "van", "von", "der",
                "den", "la", "le", "y", "e"}  # fmt: skip
-#: Units that lead a noun phrase after its number ("40 GB main database").
-_UNITS = {"gb", "mb", "kb", "tb", "ms", "sec", "secs", "min", "mins", "hour", "hours", "day",
-          "days", "x", "%", "percent"}  # fmt: skip
+#: Size and time units: never entities, and dropped where they lead a noun phrase after its
+#: number ("40 GB main database").
+_UNIT_WORDS = frozenset({"gb", "mb", "kb", "tb", "ms", "sec", "min", "hour", "hours", "day",
+                         "days"})  # fmt: skip
+_UNITS = _UNIT_WORDS | {"secs", "mins", "x", "%", "percent"}
+#: Heads that make a noun phrase an entity: a named part of a system, or a group of people.
+_NAMED_HEADS = COMPONENT_HEADS | GROUP_HEADS
 _NOT_IN_NAMES = ("PUNCT", "SYM", "X", "NUM", "VERB", "PART")
 #: A cloud region ("us-east-1", "eu-central"): a place.
 _REGION = re.compile(
@@ -81,9 +85,9 @@ TECHNOLOGIES = (frozenset(CATEGORY_OF) | frozenset(ALIASES) | TOOL_NAMES) - froz
 #: Never entities: pronouns, units and format or size abbreviations the tagger takes for names.
 NOT_ENTITIES = frozenset({
     "we", "i", "you", "they", "he", "she", "it", "us", "them", "me", "our", "everyone", "someone",
-    "gb", "mb", "kb", "tb", "ms", "sec", "min", "hour", "hours", "day", "days", "json", "yaml",
-    "csv", "xml", "html", "url", "api", "id", "ids", "todo", "fyi", "btw", "ok", "eta", "tl;dr",
-}) | GENERIC_ACRONYMS | TIME_WORDS  # fmt: skip
+    "json", "yaml", "csv", "xml", "html", "url", "api", "id", "ids", "todo", "fyi", "btw", "ok",
+    "eta", "tl;dr",
+}) | _UNIT_WORDS | GENERIC_ACRONYMS | TIME_WORDS  # fmt: skip
 #: A code span that can name a product: one word, no path, assignment, key or variable syntax.
 _CODE_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9+-]*[A-Za-z0-9+]$")
 
@@ -247,7 +251,7 @@ def _spans(doc: Any) -> list[_Span]:
         while a < z and (doc[a].lower_ in _QUALIFIERS or doc[a].lower_ in _UNITS):
             a += 1
         head_lemma = doc[z - 1].lemma_.lower() if z > a else ""
-        if z - a < 2 or head_lemma not in COMPONENT_HEADS | GROUP_HEADS:
+        if z - a < 2 or head_lemma not in _NAMED_HEADS:
             continue
         toks = doc[a:z]
         if any(t.pos_ in _NOT_IN_NAMES and t.text != "-" for t in toks):
@@ -270,8 +274,7 @@ def _spans(doc: Any) -> list[_Span]:
                 if end - start == 1 and len([t for t in ent.sent if not t.is_space]) <= 3:
                     continue  # a one-word heading or label ("Summary."), not a person
             add(start, end, doc[start:end].text, etype)
-    parts = {w for sp in spans if sp.entity_type == "person" and " " in sp.key
-             for w in sp.key.split()}  # fmt: skip
+    parts = _name_parts(spans)
     for tok in doc:  # "Priya" alone, after "Priya Raman": the same person
         if tok.pos_ == "PROPN" and tok.text.istitle() and tok.lower_ in parts:
             add(tok.i, tok.i + 1, tok.text, "person")
@@ -289,12 +292,16 @@ def _spans(doc: Any) -> list[_Span]:
             mixed = any(c.isupper() or c.isdigit() for c in inner) or end > tok.i + 1
             add(tok.i, end, doc[tok.i : end].text, "tool" if mixed else "concept")
     spans.sort(key=lambda s: s.start)
-    return _same_person(spans)
+    return _same_person(spans, parts)
 
 
-def _same_person(spans: list[_Span]) -> list[_Span]:
+def _name_parts(spans: list[_Span]) -> set[str]:
+    """The words of the full names of people among ``spans`` ("priya", "raman")."""
+    return {w for s in spans if s.entity_type == "person" and " " in s.key for w in s.key.split()}
+
+
+def _same_person(spans: list[_Span], parts: set[str]) -> list[_Span]:
     """A first or last name alone is the person its full name in the same text is ("Priya")."""
-    parts = {w for s in spans if s.entity_type == "person" and " " in s.key for w in s.key.split()}
     return [
         _Span(s.start, s.end, s.key, s.name, "person")
         if s.key in parts and " " not in s.key and s.entity_type in ("place", "organization")
