@@ -1,0 +1,105 @@
+"""LongMemEval parsing, split and scoring (benchmarks/longmemeval_eval.py) on a made-up fixture."""
+
+from __future__ import annotations
+
+import gzip
+import shutil
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from benchmarks import longmemeval as bench
+from benchmarks import longmemeval_eval as lme
+
+TINY = Path(__file__).resolve().parents[1] / "data" / "longmemeval_tiny.json"
+
+
+@pytest.fixture(scope="module")
+def questions() -> list[lme.Question]:
+    return lme.load(TINY)
+
+
+def test_dates() -> None:
+    assert lme.parse_date("2023/05/21 (Sun) 19:50") == datetime(2023, 5, 21, 19, 50, tzinfo=UTC)
+    assert lme.parse_date("2023/05/21") == datetime(2023, 5, 21, tzinfo=UTC)
+    for bad in ("21/05/2023 (Sun) 19:50", "yesterday", ""):
+        with pytest.raises(ValueError, match="not a LongMemEval date"):
+            lme.parse_date(bad)
+
+
+def test_haystack_parsed(questions: list[lme.Question]) -> None:
+    q = questions[0]
+    assert q.qid == "q-one" and q.qtype == "knowledge-update"
+    # the second copy of session s1 is dropped; turn ids are session:index
+    assert [s.sid for s in q.sessions] == ["s1", "s2", "answer_a"]
+    assert [t.tid for _, t in q.turns][:3] == ["s1:0", "s1:1", "s2:0"]
+    assert q.gold_turns == ["answer_a:0"]
+    # an answer session that is not in the haystack cannot be found, so it is not gold
+    assert q.answer_sessions == ("answer_a",)
+    assert q.sessions[2].at == datetime(2023, 5, 20, 18, 45, tzinfo=UTC)
+
+
+def test_gz_reads_the_same(tmp_path: Path, questions: list[lme.Question]) -> None:
+    gz = tmp_path / "tiny.json.gz"
+    with TINY.open("rb") as src, gzip.open(gz, "wb") as dst:
+        shutil.copyfileobj(src, dst)
+    assert lme.load(gz) == questions
+
+
+def test_split_is_fixed_by_the_id_alone() -> None:
+    ids = [f"question-{i}" for i in range(400)]
+    halves = [lme.half(i) for i in ids]
+    assert halves == [lme.half(i) for i in ids]  # deterministic
+    assert 150 < halves.count("A") < 250  # about half each
+    assert set(halves) == {"A", "B"}
+
+
+def test_sample_per_type_is_nested(questions: list[lme.Question]) -> None:
+    many = [
+        lme.Question(
+            qid=f"x{i}",
+            qtype=lme.TYPES[i % 2],
+            question="?",
+            answer="",
+            date=datetime(2023, 1, 1, tzinfo=UTC),
+            sessions=(),
+            answer_sessions=(),
+            half=lme.half(f"x{i}"),
+        )
+        for i in range(60)
+    ]
+    one = lme.sample(many, per_type=1)
+    three = lme.sample(many, per_type=3)
+    assert len(one) == 4 and len(three) == 12  # 2 types x 2 halves
+    assert {q.qid for q in one} <= {q.qid for q in three}
+    only_a = lme.sample(many, halves=("A",))
+    assert only_a and all(q.half == "A" for q in only_a)
+    assert lme.sample(many, types=["multi-session"]) == []
+
+
+def test_session_scores() -> None:
+    ranked = ["s2:0", "s2:1", "a:3", None, "b:0", "c:1", "d:0", "e:0"]
+    assert lme.session_ranking(ranked) == ["s2", "a", "b", "c", "d", "e"]
+    m = lme.score_sessions(ranked, ["a", "e"])
+    assert m["hit@5"] == 1.0  # a is 2nd
+    assert m["all@5"] == 0.0  # e is 6th
+    assert m["all@10"] == 1.0
+    none = lme.score_sessions(ranked, ["zzz"])
+    assert none == {"hit@5": 0.0, "all@5": 0.0, "hit@10": 0.0, "all@10": 0.0}
+
+
+def test_question_scores_and_summary(questions: list[lme.Question]) -> None:
+    q1, q2 = questions
+    perfect = bench.score(["answer_a:0", "s1:0"], q1)
+    assert perfect["r@10"] == 1.0 and perfect["ndcg@10"] == 1.0 and perfect["all@5"] == 1.0
+    # both evidence turns of q2, but the second only at rank 11: turn metrics see the top 10
+    ranked = ["t2:0", *(f"t2:{i}" for i in range(1, 10)), "t1:0"]
+    half_found = bench.score(ranked, q2)
+    assert half_found["r@10"] == 0.5
+    assert half_found["all@5"] == 1.0  # the sessions are read from the whole ranking
+    summary = bench.summarize([(q1, perfect), (q2, half_found)])
+    assert summary["overall"]["n"] == 2
+    assert summary["overall"]["r@10"] == 0.75
+    assert summary["knowledge-update"]["r@10"] == 1.0
+    assert summary[f"half {q1.half}"]["n"] >= 1
