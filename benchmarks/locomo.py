@@ -410,6 +410,7 @@ _WEIGHT_FIELDS = (
     "search_candidates",
     "search_floor",
     "search_floor_keyword",
+    "search_lifecycle",
 )
 
 

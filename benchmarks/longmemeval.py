@@ -5,8 +5,9 @@ history, through the public API, in a scope of its own (``lme-<question_id>-<run
 haystack session becomes a session of ordered turns (``rg.sessions.add_turns``; speaker = the
 turn's role, ``at`` = the session's date plus a minute per turn; turn id ``"<session id>:<i>"``).
 Every haystack is stored first, so each question is searched in a store of many scopes. The
-question is searched with ``rg.search`` in its scope (``touch=False``) and scored from the hits'
-``source_id``:
+question is searched with ``rg.search`` in its scope (``touch=False``), as of the moment it was
+asked (``valid_at`` = its ``question_date``, so "four weeks ago" means four weeks before that;
+``--real-now`` searches as of today) and scored from the hits' ``source_id``:
 
 - turn level, on the ``has_answer`` turns: Recall@5/10, NDCG@10 and MRR of the top 10;
 - session level, on ``answer_session_ids``: the hits read as a ranking of their sessions (first
@@ -91,6 +92,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         help="an extra variant of ours (as in benchmarks/locomo.py); repeatable",
     )
     ap.add_argument("--limit", type=int, default=50, help="turns per search (default 50)")
+    ap.add_argument(
+        "--real-now",
+        action="store_true",
+        help="search as of now, not as of each question's date (its time words then point "
+        "at the wrong weeks)",
+    )
     ap.add_argument("--no-baselines", action="store_true", help="only our search")
     ap.add_argument(
         "--backend",
@@ -285,7 +292,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             for v, engine in engines:
                 t0 = time.perf_counter()
                 hits = engine.search(
-                    q.question, scope_id=scope, limit=args.limit, touch=False, **v.options
+                    q.question,
+                    scope_id=scope,
+                    limit=args.limit,
+                    touch=False,
+                    valid_at=None if args.real_now else q.date,
+                    **v.options,
                 )
                 latency[v.name].append((time.perf_counter() - t0) * 1000)
                 hits_returned[v.name].append(len(hits))
@@ -333,6 +345,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "per_type": args.per_type,
             "half": args.half,
             "turns": n_turns,
+            "searched_as_of": "now" if args.real_now else "question_date (valid_at)",
             "split": "half = A if sha1(question_id)[0] < 128 else B",
         },
         "search": {

@@ -53,6 +53,7 @@ ENV_VARS: dict[str, str] = {
     "RECOLLECT_W_LENGTH": "w_length",
     "RECOLLECT_SEARCH_CANDIDATES": "search_candidates",
     "RECOLLECT_SEARCH_FLOOR": "search_floor",
+    "RECOLLECT_SEARCH_LIFECYCLE": "search_lifecycle",
     "RECOLLECT_SEARCH_FLOOR_KEYWORD": "search_floor_keyword",
     "RECOLLECT_DEDUP_THRESHOLD": "dedup_threshold",
     "RECOLLECT_AUTO_LINK_THRESHOLD": "auto_link_threshold",
@@ -120,6 +121,10 @@ class Settings(BaseModel):
             the turn right after a matching question; ``length``: what a conversation turn
             loses for being short, in full at 20 characters or fewer, nothing from 500).
         search_candidates: Candidates taken from each index before fusion.
+        search_lifecycle: How strength, quality and usage enter a hit's score: ``multiply``
+            (default: ``relevance x (1 + w_strength*strength + w_quality*quality +
+            w_usage*usage)``, so they reorder hits of near-equal relevance and cannot lift an
+            irrelevant one) or ``add`` (added to the relevance, the behaviour before 0.x).
         search_floor, search_floor_keyword: The relevance floor of search (docs/search.md): a
             hit is returned only when its semantic similarity to the query reaches
             ``search_floor`` or its keyword score (normalised by the best one) reaches
@@ -174,6 +179,7 @@ class Settings(BaseModel):
     w_context: float = Field(default=0.20, ge=0)
     w_length: float = Field(default=0.20, ge=0)
     search_candidates: int = Field(default=100, ge=10, le=5000)
+    search_lifecycle: Literal["multiply", "add"] = "multiply"
     search_floor: float = Field(default=0.25, ge=0, le=1)
     search_floor_keyword: float = Field(default=0.3, ge=0, le=1)
     dedup_threshold: float = Field(default=0.85, gt=0, le=1)

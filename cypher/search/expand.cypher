@@ -1,9 +1,11 @@
 // Purpose: the graph signal: entries within $hops knowledge edges of the seed hits (either
 //   direction, edge weights multiplied, halved per extra hop) and entries that mention the same
 //   entities (hub entities mentioned more than $max_fanout times carry no signal and are
-//   skipped; at most 50 neighbours per seed and kind) and, for conversation turns, the turns
-//   right before and after (NEXT; the turn after a question
-//   "answers" it and gets the full seed relevance), with the same scope and currency filters as candidates. Each neighbour gets the best
+//   skipped; at most 50 neighbours per seed and kind) and, for conversation turns between
+//   people, the turns right before and after (NEXT; the turn after a question "answers" it and
+//   gets the full seed relevance). An assistant's turn neither seeds nor receives this: in a
+//   chat with an assistant every reply follows a request, so being next to one says nothing.
+//   The same scope and currency filters as candidates. Each neighbour gets the best
 //   seed relevance times its path factor, the relation it came by, and its cosine to the query.
 // Params: $seeds (list of maps: id, relevance), $hops (int), $vector (list of floats), $scope_id (string), $include_superseded (bool), $include_deleted (bool), $as_of (datetime or null), $valid_at (datetime or null), $kinds (list of 'entry'/'turn', or null: both), $now (datetime), $limit (int), $max_fanout (int)
 // Returns: id, created_at, last_accessed_at, half_life_days, access_count, emotional_valence,
@@ -29,6 +31,7 @@ CALL (h, seed) {
   LIMIT 50
   UNION
   MATCH (h)-[r:NEXT]-(n:Entry)
+  WHERE coalesce(h.speaker_role, '') <> 'assistant' AND coalesce(n.speaker_role, '') <> 'assistant'
   WITH h, n, seed, startNode(r) = h AND h.content CONTAINS '?' AS answers
   RETURN n, seed.relevance * CASE WHEN answers THEN 1.0 ELSE 0.5 END AS g,
          CASE WHEN answers THEN 'answers ' ELSE 'next to ' END + h.id AS via

@@ -99,15 +99,20 @@ def time_windows(text: str, now: datetime) -> list[TimeWindow]:
         "couple of": 2,
     }
     for m in re.finditer(
-        r"\b(a|one|two|three|four|five|six|a few|few|a couple of|couple of)\s+"
+        r"\b(a|one|two|three|four|five|six|a few|few|a couple of|couple of|\d{1,3})\s+"
         r"(day|week|month)s?\s+ago\b",
         low,
     ):
-        n = amount[m.group(1)]
+        n = int(m.group(1)) if m.group(1).isdigit() else amount[m.group(1)]
         unit = {"day": 1, "week": 7, "month": 30}[m.group(2)]
         centre = day - timedelta(days=n * unit)
         slack = timedelta(days=max(1, n * unit // 2))
         out.append(TimeWindow(centre - slack, centre + slack, m.group(0)))
+    for m in re.finditer(rf"\blast ({'|'.join(WEEKDAYS)})\b", low):
+        # the latest such weekday strictly before today
+        back = (day.weekday() - WEEKDAYS.index(m.group(1))) % 7 or 7
+        start = day - timedelta(days=back)
+        out.append(TimeWindow(start, start + timedelta(days=1), m.group(0)))
     if "last year" in low:
         out.append(
             TimeWindow(
@@ -216,11 +221,16 @@ def absolute_dates(text: str) -> list[tuple[TimeWindow, str]]:
 def date_match(moment: datetime, dates: Iterable[tuple[TimeWindow, str]]) -> float:
     """How well ``moment`` fits the named dates, in [0, 1].
 
-    1 inside a named day or month (a day either side counts), 0.5 within a week of one or inside
-    a named year, else 0.
+    1 inside a named day or month (a day either side counts) or inside a resolved relative
+    window (granularity ``window``: "four weeks ago", already wide), 0.5 within a week of a named
+    day or month or inside a named year, else 0.
     """
     best = 0.0
     for w, gran in dates:
+        if gran == "window":
+            if w.start <= moment < w.end:
+                return 1.0
+            continue
         if gran == "year":
             if w.start <= moment < w.end:
                 best = max(best, 0.5)

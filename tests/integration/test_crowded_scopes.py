@@ -116,3 +116,22 @@ def test_recall_finds_the_scopes_own_session(rg: Recollect, scopes: list[str]) -
     assert result.candidates, result.prose
     assert result.candidates[0].session_id in own
     assert {c.session_id for c in result.candidates} <= own
+
+
+def test_keyword_matches_of_the_scope_are_not_crowded_out(
+    narrow: Recollect, scopes: list[str]
+) -> None:
+    """Every scope has the same rare words: the full-text index (which cannot filter by scope)
+    ranks 21 equal matches, more than its window of 10, yet the asked scope's match is seen."""
+    asked = scopes[-1]
+    own = _own(narrow, asked, "Entry")
+    for word, memory in (
+        ("LaunchDarkly", MEMORIES[5]),
+        ("Airbyte", MEMORIES[11]),
+        ("PagerDuty", MEMORIES[9]),
+        ("Loki", MEMORIES[8]),
+    ):
+        hits = narrow.search(word, scope_id=asked, limit=3, touch=False, kinds=["entry"])
+        assert hits and {h.entry.id for h in hits} <= own
+        assert hits[0].entry.content == memory, word
+        assert hits[0].signals.keyword == 1.0, (word, hits[0].signals)

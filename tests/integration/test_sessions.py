@@ -163,3 +163,36 @@ def test_search_uses_the_conversation_context(rg: Recollect, scope_id: str) -> N
     }
     assert dated["c"].signals.context == 1.0
     assert "d" not in dated or dated["d"].signals.context == 0  # another day
+
+
+def test_assistant_replies_and_time_words(rg: Recollect, scope_id: str) -> None:
+    """An assistant's reply is no "answer" by adjacency; "four weeks ago" counts from valid_at."""
+    day = datetime(2023, 5, 8, 9, 0, tzinfo=UTC)
+    ask = "Can you suggest a hike near Mount Tam for this weekend?"
+    reply = "Sure. Pack water and sunscreen, and check the weather before you leave home."
+    turns = [
+        {"id": "u1", "role": "user", "speaker": "user", "text": ask, "at": day},
+        {"id": "a1", "role": "assistant", "speaker": "assistant", "text": reply, "at": day},
+        {
+            "id": "u2",
+            "role": "user",
+            "speaker": "user",
+            "text": "I finally repotted my spider plant into a bigger clay pot.",
+            "at": day + timedelta(days=30),
+        },
+    ]
+    rg.sessions.add_turns("chat", turns, scope_id=scope_id, owner_id="kai")
+    hits = {h.entry.source_id: h for h in rg.search("a hike near Mount Tam", scope_id=scope_id)}
+    assert "u1" in hits
+    # the generic reply does not ride on the request's relevance
+    assert "a1" not in hits or not (hits["a1"].via or "").startswith(("answers ", "next to "))
+    asked = day + timedelta(days=58)
+    q = "what did I do with my plant four weeks ago?"
+    then = {h.entry.source_id: h for h in rg.search(q, scope_id=scope_id, valid_at=asked)}
+    assert then["u2"].signals.context == 1.0
+    # searched as of a moment months later, four weeks ago points elsewhere
+    later = {
+        h.entry.source_id: h
+        for h in rg.search(q, scope_id=scope_id, valid_at=asked + timedelta(days=120))
+    }
+    assert later["u2"].signals.context == 0.0

@@ -140,3 +140,19 @@ def test_derive_index_from_turns() -> None:
     assert d["markers"][("term", "ghost-cart")] == 3
     assert d["markers"][("emotional", "frustrated")] == 1
     assert "ghost-cart" in d["keywords"]
+
+
+def test_counted_days_and_last_weekday() -> None:
+    now = datetime(2023, 6, 15, 10, 0, tzinfo=UTC)  # a Thursday
+    w = {x.expression: x for x in cues.time_windows("10 days ago, or 3 weeks ago", now)}
+    ten = w["10 days ago"]
+    assert ten.start <= datetime(2023, 6, 5, 12, tzinfo=UTC) < ten.end
+    assert w["3 weeks ago"].start <= datetime(2023, 5, 25, tzinfo=UTC) < w["3 weeks ago"].end
+    sat = cues.time_windows("the gift I got last Saturday", now)[0]
+    assert (sat.start, sat.end) == (
+        datetime(2023, 6, 10, tzinfo=UTC),
+        datetime(2023, 6, 11, tzinfo=UTC),
+    )
+    thu = cues.time_windows("last thursday", now)[0]
+    assert thu.start == datetime(2023, 6, 8, tzinfo=UTC)  # a week back, never today
+    assert cues.time_windows("I have 10 days of leave", now) == []

@@ -17,9 +17,14 @@
 3. Graph: entries within ``hops`` edges of the best hits above the floor, or sharing entities
    with them, get
    ``graph = seed relevance x edge weights``; neighbours that were not candidates join the results.
-4. Final score: relevance plus ``w_graph*graph + w_strength*strength + w_quality*score/10 +
-   w_usage*log2(1+uses)/log2(101) + w_context*context``, where ``context`` (conversation turns)
-   is 0.5 when the query names the turn's speaker, up to 1 when it names the turn's date, and
+4. Final score: ``core x (1 + w_strength*strength + w_quality*score/10 +
+   w_usage*log2(1+uses)/log2(101))`` with ``core = relevance + w_graph*graph +
+   w_context*context`` (``search_lifecycle="add"``: the lifecycle terms added to the core
+   instead, the old behaviour), so strength, quality and usage reorder hits of near-equal
+   relevance and never lift an irrelevant one; ``context`` (conversation turns)
+   is 0.5 when the query names the turn's speaker, up to 1 when it names the turn's date or its
+   time words ("four weeks ago", "last Saturday", resolved against ``valid_at`` / ``as_of`` /
+   now) point at when the turn was said, and
    1.5 x the question's relevance for the turn right after a matching question (capped at 1);
    a conversation turn loses ``w_length x (1 - substance)``, its substance rising (log-scaled)
    from 0 at 20 characters to 1 at 500: short turns ("Thanks!") rarely hold a fact.
@@ -57,6 +62,8 @@ RRF_K = 60
 #: A conversation turn whose context signal reaches this (the query names its speaker or its
 #: date) passes the relevance floor: the question is about it.
 FLOOR_CONTEXT = 0.5
+#: The widest index window a search asks for (vector hits or full-text matches).
+MAX_WINDOW = 6400
 #: Entities mentioned by more entries than this are hubs: sharing them says little.
 MAX_ENTITY_FANOUT = 50
 
@@ -176,7 +183,7 @@ class Search:
             "now": now,
             "kinds": entry_kinds,
         }
-        cues_ = conversation_cues(query)
+        cues_ = conversation_cues(query, params["valid_at"] or params["as_of"] or now)
         cands = self._candidates(params, limit) if entry_kinds != [] else []
         if cands and cands[0].get("unnamed"):
             vector = vector_unnamed or vector
@@ -258,14 +265,35 @@ class Search:
         return out
 
     def _candidates(self, params: dict[str, Any], limit: int) -> list[dict[str, Any]]:
-        """Index candidates; widen the index window when filters leave too few."""
-        k = self.settings.search_candidates
+        """Index candidates; widen an index window when filters leave too few.
+
+        The full-text index cannot filter by scope: in a store of many scopes the top
+        ``search_candidates`` Lucene matches can all be other scopes'. When its window came back
+        full and fewer than ``search_candidates`` of its matches are this scope's (and pass the
+        filters), the full-text window widens (x4, up to ``MAX_WINDOW``) and the query runs
+        again. The vector window widens when the results are fewer than ``limit`` (a filtered
+        vector search on Neo4j 5.26, or filters the index cannot apply).
+        """
+        k = k_text = self.settings.search_candidates
         while True:
-            rows = self.db.read("search/candidates", k=k, **params)
-            window_full = not rows or int(rows[0]["window"]) >= k
-            if len(rows) >= limit or not window_full or k >= 4000:
+            rows = self.db.read("search/candidates", k=k, k_text=k_text, **params)
+            if not rows:
+                if k >= MAX_WINDOW:
+                    return rows
+                k = k_text = k * 4
+                continue
+            keyword_hits = sum(1 for r in rows if r["keyword"])
+            if (
+                int(rows[0]["kwindow"]) >= k_text
+                and keyword_hits < self.settings.search_candidates
+                and k_text < MAX_WINDOW
+            ):
+                k_text *= 4
+                continue
+            if len(rows) >= limit or int(rows[0]["window"]) < k or k >= MAX_WINDOW:
                 return rows
             k *= 4
+            k_text = max(k_text, k)
 
     def _relevance(self, cands: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         best_kw = max((float(c["keyword"] or 0.0) for c in cands), default=0.0)
@@ -290,6 +318,14 @@ class Search:
                 c["relevance"] = s.w_semantic * c["semantic"] + s.w_keyword * c["keyword"]
         return out
 
+    def _score(self, core: float, strength: float, quality: float, usage: float) -> float:
+        """A hit's final score from its relevance core and its lifecycle signals."""
+        s = self.settings
+        life = s.w_strength * strength + s.w_quality * quality + s.w_usage * usage
+        if s.search_lifecycle == "add":
+            return core + life
+        return max(core, 0.0) * (1.0 + life)
+
     def _fuse(
         self,
         scored: dict[str, dict[str, Any]],
@@ -298,7 +334,7 @@ class Search:
         min_score: float,
         limit: int,
         scope_id: str,
-        cues_: tuple[set[str], list[Any]] = (set(), []),
+        cues_: Cues = (set(), []),
     ) -> list[Hit]:
         """Final scores from slim rows; full records are fetched only for the hits returned."""
         s = self.settings
@@ -315,7 +351,7 @@ class Search:
                 c["relevance"] = s.w_semantic * c["semantic"]
             if chunk:
                 strength, quality, usage = hit_kinds.CHUNK_STRENGTH, hit_kinds.CHUNK_QUALITY, 0.0
-                score = c["relevance"] + s.w_strength * strength + s.w_quality * quality
+                score = self._score(c["relevance"], strength, quality, 0.0)
                 ranked.append(
                     (round(score, 4), eid, c, 0.0, None, strength, quality, 0.0, 0.0, 0.0)
                 )
@@ -333,14 +369,11 @@ class Search:
             quality = float(row["score"] if row.get("score") is not None else 5.0) / 10.0
             usage = usage_signal(int(row.get("access_count") or 0))
             brevity = 1.0 - substance(row.get("length")) if row.get("speaker") else 0.0
-            score = (
-                c["relevance"]
-                + s.w_graph * g
-                + s.w_strength * strength
-                + s.w_quality * quality
-                + s.w_usage * usage
-                + s.w_context * ctx
-                - s.w_length * brevity
+            score = self._score(
+                c["relevance"] + s.w_graph * g + s.w_context * ctx - s.w_length * brevity,
+                strength,
+                quality,
+                usage,
             )
             ranked.append((round(score, 4), eid, c, g, via, strength, quality, usage, ctx, brevity))
         ranked.sort(key=lambda t: (-t[0], t[1]))
@@ -390,19 +423,26 @@ class Search:
 
 
 _NAME = re.compile(r"\b[A-Z][a-z]{1,20}\b")
+#: The names a query mentions and the time windows it names (with their granularity).
+Cues = tuple[set[str], list[tuple[cues.TimeWindow, str]]]
 #: score, id, candidate, graph, via, strength, quality, usage, context, brevity
 _Ranked = tuple[float, str, dict[str, Any], float, str | None, float, float, float, float, float]
 
 
-def conversation_cues(query: str) -> tuple[set[str], list[Any]]:
-    """Names (capitalised words) and calendar dates a query mentions."""
+def conversation_cues(query: str, moment: datetime) -> Cues:
+    """Names (capitalised words) and the times a query points at.
+
+    The times are the calendar dates it names and its relative time words ("four weeks ago",
+    "last Saturday", "in March") resolved against ``moment`` (the search's ``valid_at`` or
+    ``as_of``, else now), each a window of time.
+    """
     names = {n.lower() for n in _NAME.findall(query)} - cues.STOP
-    return names, cues.absolute_dates(query)
+    dates = list(cues.absolute_dates(query))
+    dates += [(w, "window") for w in cues.time_windows(query, moment)]
+    return names, dates
 
 
-def context_signal(
-    row: dict[str, Any], via: str | None, graph: float, cues_: tuple[set[str], list[Any]]
-) -> float:
+def context_signal(row: dict[str, Any], via: str | None, graph: float, cues_: Cues) -> float:
     """The conversation signal of a turn in [0, 1] (see the module docstring)."""
     names, dates = cues_
     ctx = 0.0
