@@ -411,6 +411,7 @@ _WEIGHT_FIELDS = (
     "search_floor",
     "search_floor_keyword",
     "search_lifecycle",
+    "search_full_turn",
 )
 
 

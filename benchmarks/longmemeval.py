@@ -98,6 +98,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         help="search as of now, not as of each question's date (its time words then point "
         "at the wrong weeks)",
     )
+    ap.add_argument(
+        "--recall",
+        action="store_true",
+        help="also rank sessions with rg.recall (session metrics only, system 'recall')",
+    )
     ap.add_argument("--no-baselines", action="store_true", help="only our search")
     ap.add_argument(
         "--backend",
@@ -243,6 +248,7 @@ def summarize(rows: Sequence[tuple[lme.Question, dict[str, float]]]) -> dict[str
         out[key] = {
             name: round(sum(m[name] for m in ms) / len(ms), 4)
             for name in (*TURN_METRICS, *SESSION_METRICS)
+            if name in ms[0]
         }
         out[key]["n"] = len(ms)
     return out
@@ -262,9 +268,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         raise SystemExit("no question matches --half / --types")
     variants = [Variant(), *(Variant(w) for w in args.weights)]
     systems = [v.name for v in variants] + ([] if args.no_baselines else list(BASELINES))
+    systems += ["recall"] if args.recall else []
     runid = uuid.uuid4().hex[:6]
     rows: dict[str, list[tuple[lme.Question, dict[str, float]]]] = {s: [] for s in systems}
     latency: dict[str, list[float]] = {v.name: [] for v in variants}
+    if args.recall:
+        latency["recall"] = []
     hits_returned: dict[str, list[int]] = {v.name: [] for v in variants}
     off_topic: dict[str, list[int]] = {v.name: [] for v in variants}
     details: list[dict[str, Any]] = []
@@ -307,6 +316,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     ranked[name] = list(ids)
             for name, r in ranked.items():
                 rows[name].append((q, score(r, q)))
+            if args.recall:
+                t0 = time.perf_counter()
+                res = rg.recall(q.question, scope_id=scope, limit=10, touch=False, valid_at=q.date)
+                latency["recall"].append((time.perf_counter() - t0) * 1000)
+                order = [c.session_id.removeprefix(f"{q.qid}-") for c in res.candidates]
+                rows["recall"].append((q, lme.score_session_order(order, q.answer_sessions)))
             details.append(
                 {
                     "qid": q.qid,
@@ -379,7 +394,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                             "p95": round(le.percentile(latency[name], 95), 1),
                             "searches": len(latency[name]),
                         },
-                        "mean_hits": round(sum(hits_returned[name]) / len(hits_returned[name]), 1),
+                        "mean_hits": round(
+                            sum(hits_returned.get(name, []))
+                            / max(1, len(hits_returned.get(name, []))),
+                            1,
+                        ),
                     }
                     if name in latency
                     else {}
@@ -409,8 +428,11 @@ def table(result: dict[str, Any]) -> str:
             m = res["summary"].get(key)
             if not m:
                 continue
+            turn = (
+                f"{m['r@10']:>6.3f} {m['ndcg@10']:>6.3f}" if "r@10" in m else f"{'-':>6} {'-':>6}"
+            )
             lines.append(
-                f"{label:<28} {name:<34} {int(m['n']):>4}  {m['r@10']:>6.3f} {m['ndcg@10']:>6.3f}"
+                f"{label:<28} {name:<34} {int(m['n']):>4}  {turn}"
                 f" {m['hit@5']:>6.3f} {m['all@5']:>6.3f} {m['all@10']:>6.3f}"
             )
             label = ""

@@ -191,7 +191,11 @@ def session_ranking(ranked_turns: Iterable[str | None]) -> list[str]:
 
 def score_sessions(ranked_turns: Sequence[str | None], gold: Sequence[str]) -> dict[str, float]:
     """Hit@k (any evidence session in the top k sessions) and All@k (every one), k = 5, 10."""
-    sessions = session_ranking(ranked_turns)
+    return score_session_order(session_ranking(ranked_turns), gold)
+
+
+def score_session_order(sessions: Sequence[str], gold: Sequence[str]) -> dict[str, float]:
+    """Hit@k and All@k of a ranking of sessions (best first)."""
     want = set(gold)
     out: dict[str, float] = {}
     for k in SESSION_KS:

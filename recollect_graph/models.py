@@ -85,7 +85,8 @@ class SchemaReport(Record):
     embedding_model: str
     dimensions: int
     seconds: float
-    #: Vector indexes dropped and recreated with their filter properties (Neo4j 2026 migration).
+    #: Indexes dropped and recreated with their filter properties, once: vector indexes for
+    #: filtered vector search (Neo4j 2026), ``entry_text`` with ``scope_id``.
     recreated_vector_indexes: list[str] = Field(default_factory=list)
 
 

@@ -54,6 +54,7 @@ ENV_VARS: dict[str, str] = {
     "RECOLLECT_SEARCH_CANDIDATES": "search_candidates",
     "RECOLLECT_SEARCH_FLOOR": "search_floor",
     "RECOLLECT_SEARCH_LIFECYCLE": "search_lifecycle",
+    "RECOLLECT_SEARCH_FULL_TURN": "search_full_turn",
     "RECOLLECT_SEARCH_FLOOR_KEYWORD": "search_floor_keyword",
     "RECOLLECT_DEDUP_THRESHOLD": "dedup_threshold",
     "RECOLLECT_AUTO_LINK_THRESHOLD": "auto_link_threshold",
@@ -121,6 +122,9 @@ class Settings(BaseModel):
             the turn right after a matching question; ``length``: what a conversation turn
             loses for being short, in full at 20 characters or fewer, nothing from 500).
         search_candidates: Candidates taken from each index before fusion.
+        search_full_turn: The length (characters) from which a conversation turn has its full
+            substance and loses nothing to ``w_length`` (from 20 characters up it loses less,
+            log-scaled).
         search_lifecycle: How strength, quality and usage enter a hit's score: ``multiply``
             (default: ``relevance x (1 + w_strength*strength + w_quality*quality +
             w_usage*usage)``, so they reorder hits of near-equal relevance and cannot lift an
@@ -180,6 +184,7 @@ class Settings(BaseModel):
     w_length: float = Field(default=0.20, ge=0)
     search_candidates: int = Field(default=100, ge=10, le=5000)
     search_lifecycle: Literal["multiply", "add"] = "multiply"
+    search_full_turn: int = Field(default=500, ge=21, le=100_000)
     search_floor: float = Field(default=0.25, ge=0, le=1)
     search_floor_keyword: float = Field(default=0.3, ge=0, le=1)
     dedup_threshold: float = Field(default=0.85, gt=0, le=1)

@@ -1,6 +1,7 @@
 // Purpose: keyword candidates for a recall: Lucene scores of the scope's sessions (title,
 //   request, summary, keywords, topics, handoff) and of their turns, summed per session.
-// Params: $scope_id (string), $lucene (string), $k (int),
+// Params: $scope_id (string), $lucene (string: for session_text), $lucene_turns (string: the same
+//   in the scope's text fields of entry_text, services/kernel/fulltext.py), $k (int),
 //   $as_of, $valid_at (datetime or null: only turns recorded / said by then count)
 // Returns: id (string), score (float)
 CALL () {
@@ -8,7 +9,7 @@ CALL () {
   WITH node, score WHERE node.scope_id = $scope_id
   RETURN node.id AS id, score
   UNION ALL
-  CALL db.index.fulltext.queryNodes('entry_text', $lucene, {limit: $k * 4}) YIELD node, score
+  CALL db.index.fulltext.queryNodes('entry_text', $lucene_turns, {limit: $k * 4}) YIELD node, score
   WITH node, score WHERE node.scope_id = $scope_id AND node:Turn
     AND ($as_of IS NULL OR node.created_at <= $as_of)
     AND ($valid_at IS NULL OR coalesce(node.valid_from, node.created_at) <= $valid_at)

@@ -85,7 +85,7 @@ CREATE VECTOR INDEX session_embedding IF NOT EXISTS FOR (n:Session) ON (n.embedd
 
 // full-text indexes (Lucene); list properties such as tags are indexed. Text uses the english
 //   analyzer (stop words removed, stemming), names the standard analyzer without stop words.
-CREATE FULLTEXT INDEX entry_text IF NOT EXISTS FOR (n:Entry) ON EACH [n.title, n.content, n.summary, n.description, n.tags]
+CREATE FULLTEXT INDEX entry_text IF NOT EXISTS FOR (n:Entry) ON EACH [n.title, n.content, n.summary, n.description, n.tags, n.scope_id]
   OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}};
 CREATE FULLTEXT INDEX chunk_text IF NOT EXISTS FOR (n:Chunk) ON EACH [n.text, n.heading]
   OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}};

@@ -13,12 +13,10 @@
 //   (its valid_from, or its creation when it has none, at or before it; its valid_to after it;
 //   an entry retired since counts, it was true then). Times compare with $valid_at, else
 //   $as_of, else $now.
-// Params: $vector (list of floats), $vector_unnamed (list of floats or null), $lucene (string or null), $terms (list of escaped lower-case words), $names (list of lower-case names), $k (int: vector hits), $k_text (int: full-text hits), $scope_id (string), $entry_types (list or null), $tags (list or null), $source_types (list or null), $created_after (datetime or null), $as_of (datetime or null), $valid_at (datetime or null), $kinds (list of 'entry'/'turn', or null: both), $include_superseded (bool), $include_deleted (bool), $now (datetime)
+// Params: $vector (list of floats), $vector_unnamed (list of floats or null), $lucene (string or null), $terms (list of escaped lower-case words), $names (list of lower-case names), $k (int: hits per index), $scope_clause (string: the required-scope prefix of the full-text query, services/kernel/fulltext.py), $scope_id (string), $entry_types (list or null), $tags (list or null), $source_types (list or null), $created_after (datetime or null), $as_of (datetime or null), $valid_at (datetime or null), $kinds (list of 'entry'/'turn', or null: both), $include_superseded (bool), $include_deleted (bool), $now (datetime)
 // Returns: id, created_at, last_accessed_at, half_life_days, access_count, emotional_valence,
 //   confidence, pinned, score (what fusion needs), semantic (float), keyword (float), vector_hit (bool),
 //   window (int: how many vector hits the index gave before filtering; k means it may have more),
-//   kwindow (int: the same for the full-text index, which cannot filter by scope: $k_text means
-//   other scopes may have crowded this one's matches out),
 //   speaker (string or null), valid_from (datetime or null), length (int: characters of content),
 //   unnamed (bool: the scores are for $vector_unnamed)
 CALL () {
@@ -38,15 +36,19 @@ WITH CASE WHEN unnamed THEN vfound2 ELSE vfound END AS vfound, unnamed,
      [w IN $terms WHERE NOT (w IN $names AND w IN speakers)] AS kept
 WITH vfound, unnamed,
      CASE WHEN size(kept) > 0 THEN reduce(q = head(kept), w IN tail(kept) | q + ' ' + w)
-          ELSE $lucene END AS q
+          ELSE $lucene END AS q0
+WITH vfound, unnamed,
+     CASE WHEN q0 IS NULL THEN null
+          ELSE $scope_clause + '(title:(' + q0 + ') content:(' + q0 + ') summary:(' + q0
+               + ') description:(' + q0 + ') tags:(' + q0 + '))' END AS q
 CALL (q) {
   WITH q WHERE q IS NOT NULL
-  CALL db.index.fulltext.queryNodes('entry_text', q, {limit: $k_text}) YIELD node, score
+  CALL db.index.fulltext.queryNodes('entry_text', q, {limit: $k}) YIELD node, score
   RETURN collect({e: node, vhit: false, sem: null, kw: score}) AS kfound
 }
-WITH vfound + kfound AS found, size(vfound) AS window, size(kfound) AS kwindow, unnamed
+WITH vfound + kfound AS found, size(vfound) AS window, unnamed
 UNWIND found AS x
-WITH window, kwindow, unnamed, x.e AS e, max(x.kw) AS keyword, max(x.sem) AS sem,
+WITH window, unnamed, x.e AS e, max(x.kw) AS keyword, max(x.sem) AS sem,
      any(v IN collect(x.vhit) WHERE v) AS vector_hit
 WHERE e.scope_id = $scope_id
   AND ($entry_types IS NULL OR e.entry_type IN $entry_types)
@@ -72,5 +74,5 @@ RETURN e.id AS id, e.created_at AS created_at, e.last_accessed_at AS last_access
        coalesce(sem, 2 * vector.similarity.cosine(e.embedding,
                                                CASE WHEN unnamed THEN $vector_unnamed ELSE $vector END) - 1)
          AS semantic,
-       keyword, vector_hit, window, kwindow, e.speaker AS speaker, e.valid_from AS valid_from,
+       keyword, vector_hit, window, e.speaker AS speaker, e.valid_from AS valid_from,
        size(e.content) AS length, unnamed

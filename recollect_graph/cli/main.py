@@ -128,7 +128,7 @@ def init_cmd(reset_vector_indexes: bool, as_json: bool) -> None:
     )
     if report.recreated_vector_indexes:
         click.echo(
-            "recreated with filter properties (filtered vector search, once): "
+            "recreated with their filter properties (scope-filtered search, once): "
             + ", ".join(report.recreated_vector_indexes)
         )
     click.echo(

@@ -94,6 +94,7 @@ def apply_schema(db: Db, *, model: str, dimensions: int, timeout_s: int = 300) -
     if db.filtered_vectors:
         recreated = _drop_unfiltered_vector_indexes(db)
         db.apply_statements(cypher(_FILTERED_DDL), {"dimensions": dimensions})
+    recreated += _drop_unscoped_fulltext_indexes(db)
     done = {int(r["version"]) for r in db.read("admin/applied_migrations")}
     applied: list[str] = []
     already: list[str] = []
@@ -138,6 +139,35 @@ def unfiltered_vector_indexes(db: Db) -> list[str]:
             if sorted(have) != sorted(want):
                 out.append(idx.name)
     return out
+
+
+#: Full-text indexes that carry a filter property (searched with a required scope phrase).
+SCOPED_FULLTEXT: dict[str, str] = {"entry_text": "scope_id"}
+
+
+def unscoped_fulltext_indexes(db: Db) -> list[str]:
+    """Full-text indexes made before they indexed their scope (``SCOPED_FULLTEXT``)."""
+    return [
+        idx.name
+        for idx in list_indexes(db)
+        if idx.type == "FULLTEXT"
+        and idx.name in SCOPED_FULLTEXT
+        and SCOPED_FULLTEXT[idx.name] not in idx.properties
+    ]
+
+
+def _drop_unscoped_fulltext_indexes(db: Db) -> list[str]:
+    """Drop a full-text index without its scope property; the migrations recreate it, once."""
+    names = unscoped_fulltext_indexes(db)
+    for name in names:
+        log.warning(
+            "recreating full-text index %s with %s so each search ranks only its scope's "
+            "matches (once; Neo4j repopulates it from the stored text)",
+            name,
+            SCOPED_FULLTEXT[name],
+        )
+        db.write("admin/drop_index", name=name)
+    return names
 
 
 def _drop_unfiltered_vector_indexes(db: Db) -> list[str]:
@@ -203,6 +233,15 @@ def check_schema(db: Db, *, model: str, dimensions: int) -> None:
             f"the vector indexes {', '.join(stale)} have no filter properties, which filtered "
             "vector search on Neo4j 2026 needs: run `recollect-graph init` (it recreates them "
             "once from the stored vectors)",
+            remedy="migrate",
+            command=_INIT,
+        )
+    unscoped = unscoped_fulltext_indexes(db)
+    if unscoped and latest in versions:
+        raise SchemaMismatch(
+            f"the full-text index {', '.join(unscoped)} does not index the scope, which search "
+            "needs to rank only a scope's own matches: run `recollect-graph init` (it recreates "
+            "it once from the stored text)",
             remedy="migrate",
             command=_INIT,
         )

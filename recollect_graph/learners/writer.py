@@ -17,6 +17,7 @@ from recollect_graph.learners import plan as planning
 from recollect_graph.learners.base import Extract, aware_time
 from recollect_graph.learners.result import LearnResult
 from recollect_graph.models import Entry
+from recollect_graph.services.kernel import fulltext
 from recollect_graph.services.kernel.times import native, now_utc
 from recollect_graph.services.knowledge import changesets
 from recollect_graph.services.knowledge.entries import Knowledge
@@ -200,7 +201,7 @@ class BatchStep:
                 found = tx.run(
                     "supersede/find_mentions",
                     scope_id=self.scope_id,
-                    lucene=lucene,
+                    lucene=fulltext.in_scope(lucene, self.scope_id),
                     phrase=p.old.lower(),
                     limit=10_000,
                 )

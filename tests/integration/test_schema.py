@@ -191,3 +191,29 @@ def test_a_vector_index_without_filter_properties_is_recreated_once(
     assert second.recreated_vector_indexes == []
     hits = rg.search("when is staging rebuilt?", scope_id=scope_id, limit=3, touch=False)
     assert hits and "staging database" in hits[0].entry.content
+
+
+def test_a_fulltext_index_without_the_scope_is_recreated_once(
+    rg: Recollect, server_settings: Settings, scope_id: str
+) -> None:
+    """A store made before entry_text indexed scope_id: init recreates it once; keyword works."""
+    rg.remember("the ZQX-9921 gateway token rotates weekly", scope_id=scope_id, owner_id="kai")
+    rg.query("DROP INDEX entry_text", write=True)
+    rg.query(
+        "CREATE FULLTEXT INDEX entry_text FOR (n:Entry) "
+        "ON EACH [n.title, n.content, n.summary, n.description, n.tags]",
+        write=True,
+    )
+    try:
+        with pytest.raises(SchemaMismatch, match="does not index the scope") as e:
+            Recollect.open(server_settings, schema="check")
+        assert e.value.command == "recollect-graph init"
+    finally:
+        first = rg.init_schema()
+    second = rg.init_schema()
+    assert "entry_text" in first.recreated_vector_indexes
+    assert "entry_text" not in second.recreated_vector_indexes
+    text = {i.name: i for i in list_indexes(rg.db)}["entry_text"]
+    assert "scope_id" in text.properties and text.state == "ONLINE"
+    hits = rg.search("ZQX-9921", scope_id=scope_id, limit=3, touch=False)
+    assert hits and hits[0].signals.keyword == 1.0

@@ -194,7 +194,7 @@ def test_search_uses_the_native_indexes(
         "terms": ["cache"],
         "names": [],
         "k": 50,
-        "k_text": 50,
+        "scope_clause": "",
         "scope_id": scope_id,
         "entry_types": None,
         "tags": None,

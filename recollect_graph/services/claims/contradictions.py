@@ -34,6 +34,7 @@ from recollect_graph.results import (
     Supersession,
 )
 from recollect_graph.services.claims import store as claim_store
+from recollect_graph.services.kernel import fulltext
 from recollect_graph.services.kernel.times import aware, native, now_utc
 from recollect_graph.services.kernel.validation import (
     MAX_OFFSET,
@@ -463,7 +464,7 @@ class Contradictions:
             for r in self.db.read(
                 "supersede/find_mentions",
                 scope_id=scope_id,
-                lucene=lucene,
+                lucene=fulltext.in_scope(lucene, scope_id),
                 phrase=phrase,
                 limit=10_000,
             )

@@ -25,6 +25,7 @@ from typing import Any
 from recollect_graph.db.client import Db, Tx
 from recollect_graph.errors import EntryNotFound, InvalidInput
 from recollect_graph.nlp.conflicts import best, judge
+from recollect_graph.services.kernel import fulltext
 from recollect_graph.services.kernel.times import native, now_utc
 from recollect_graph.services.kernel.validation import require_text
 from recollect_graph.services.knowledge import footprint
@@ -230,8 +231,11 @@ class LinkSuggester:
             rows=[
                 {
                     "id": eid,
-                    "lucene": lucene_query(
-                        " ".join(str(x) for x in (m.get("title"), m.get("content")) if x)[:2000]
+                    "lucene": fulltext.in_scope(
+                        lucene_query(
+                            " ".join(str(x) for x in (m.get("title"), m.get("content")) if x)[:2000]
+                        ),
+                        scope_id,
                     ),
                 }
                 for eid, m in entries.items()

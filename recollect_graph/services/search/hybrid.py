@@ -1,7 +1,9 @@
 """Hybrid search: native vector index + full-text index + graph neighbourhood + lifecycle.
 
 1. Candidates: the top ``search_candidates`` of the ``entry_embedding`` vector index and of the
-   ``entry_text`` full-text index, filtered to the scope and to what is current (or believed
+   ``entry_text`` full-text index (both limited to the scope inside the index: a filtered vector
+   search, and a required scope phrase in the Lucene query, :mod:`..kernel.fulltext`), filtered
+   to the scope and to what is current (or believed
    ``as_of`` a moment). Each gets its cosine to the query (semantic) and its Lucene score,
    normalised by the best one (keyword). The full-text query is the query's content words (no
    stop words) less the names of the scope's speakers; when every name the query mentions is a
@@ -47,6 +49,7 @@ from recollect_graph.errors import InvalidInput
 from recollect_graph.models import Hit, Signals
 from recollect_graph.nlp import cues
 from recollect_graph.nlp.embedder import Embedder
+from recollect_graph.services.kernel import fulltext
 from recollect_graph.services.kernel.times import aware, native, now_utc
 from recollect_graph.services.kernel.validation import in_range, require_text
 from recollect_graph.services.knowledge import lifecycle
@@ -62,8 +65,8 @@ RRF_K = 60
 #: A conversation turn whose context signal reaches this (the query names its speaker or its
 #: date) passes the relevance floor: the question is about it.
 FLOOR_CONTEXT = 0.5
-#: The widest index window a search asks for (vector hits or full-text matches).
-MAX_WINDOW = 6400
+#: The widest vector index window a search asks for when filters leave too few candidates.
+MAX_WINDOW = 4000
 #: Entities mentioned by more entries than this are hubs: sharing them says little.
 MAX_ENTITY_FANOUT = 50
 
@@ -172,6 +175,7 @@ class Search:
             "terms": terms,
             "names": names,
             "scope_id": scope_id,
+            "scope_clause": fulltext.scope_clause(scope_id),
             "entry_types": list(entry_types) if entry_types else None,
             "tags": list(tags) if tags else None,
             "source_types": list(source_types) if source_types else None,
@@ -265,35 +269,14 @@ class Search:
         return out
 
     def _candidates(self, params: dict[str, Any], limit: int) -> list[dict[str, Any]]:
-        """Index candidates; widen an index window when filters leave too few.
-
-        The full-text index cannot filter by scope: in a store of many scopes the top
-        ``search_candidates`` Lucene matches can all be other scopes'. When its window came back
-        full and fewer than ``search_candidates`` of its matches are this scope's (and pass the
-        filters), the full-text window widens (x4, up to ``MAX_WINDOW``) and the query runs
-        again. The vector window widens when the results are fewer than ``limit`` (a filtered
-        vector search on Neo4j 5.26, or filters the index cannot apply).
-        """
-        k = k_text = self.settings.search_candidates
+        """Index candidates; widen the index window when filters leave too few."""
+        k = self.settings.search_candidates
         while True:
-            rows = self.db.read("search/candidates", k=k, k_text=k_text, **params)
-            if not rows:
-                if k >= MAX_WINDOW:
-                    return rows
-                k = k_text = k * 4
-                continue
-            keyword_hits = sum(1 for r in rows if r["keyword"])
-            if (
-                int(rows[0]["kwindow"]) >= k_text
-                and keyword_hits < self.settings.search_candidates
-                and k_text < MAX_WINDOW
-            ):
-                k_text *= 4
-                continue
-            if len(rows) >= limit or int(rows[0]["window"]) < k or k >= MAX_WINDOW:
+            rows = self.db.read("search/candidates", k=k, **params)
+            window_full = not rows or int(rows[0]["window"]) >= k
+            if len(rows) >= limit or not window_full or k >= MAX_WINDOW:
                 return rows
             k *= 4
-            k_text = max(k_text, k)
 
     def _relevance(self, cands: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         best_kw = max((float(c["keyword"] or 0.0) for c in cands), default=0.0)
@@ -368,7 +351,11 @@ class Search:
             )
             quality = float(row["score"] if row.get("score") is not None else 5.0) / 10.0
             usage = usage_signal(int(row.get("access_count") or 0))
-            brevity = 1.0 - substance(row.get("length")) if row.get("speaker") else 0.0
+            brevity = (
+                1.0 - substance(row.get("length"), s.search_full_turn)
+                if row.get("speaker")
+                else 0.0
+            )
             score = self._score(
                 c["relevance"] + s.w_graph * g + s.w_context * ctx - s.w_length * brevity,
                 strength,

@@ -93,8 +93,9 @@ def without_names(text: str, names: list[str]) -> str | None:
     return out if out != text else None
 
 
-def substance(length: int | None) -> float:
-    """A turn's substance in [0, 1]: log-scaled length, 0 up to 20 characters, 1 from 500."""
+def substance(length: int | None, full: int = FULL_TURN) -> float:
+    """A turn's substance in [0, 1]: log-scaled length, 0 up to 20 characters, 1 from ``full``."""
     if not length or length <= SHORT_TURN:
         return 0.0
-    return min(1.0, math.log(length / SHORT_TURN) / math.log(FULL_TURN / SHORT_TURN))
+    full = max(full, SHORT_TURN + 1)
+    return min(1.0, math.log(length / SHORT_TURN) / math.log(full / SHORT_TURN))

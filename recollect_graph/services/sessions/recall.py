@@ -32,6 +32,7 @@ from recollect_graph.ids import recall_node_id as node_id
 from recollect_graph.models import RecallCandidate, RecallProbe, RecallResult
 from recollect_graph.nlp import cues
 from recollect_graph.nlp.embedder import Embedder
+from recollect_graph.services.kernel import fulltext
 from recollect_graph.services.kernel.times import aware, native, now_utc
 from recollect_graph.services.kernel.validation import in_range, require_text
 from recollect_graph.services.knowledge.access import Access
@@ -245,7 +246,12 @@ class Recall:
         lucene = lucene_query(" ".join(trace["content_words"]))
         if lucene:
             rows = self.db.read(
-                "recall/keyword", scope_id=scope_id, lucene=lucene, k=VECTOR_K, **when
+                "recall/keyword",
+                scope_id=scope_id,
+                lucene=lucene,
+                lucene_turns=fulltext.in_scope(lucene, scope_id),
+                k=VECTOR_K,
+                **when,
             )
             best = max((float(r["score"]) for r in rows), default=0.0)
             for r in rows:
