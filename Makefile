@@ -150,6 +150,16 @@ bench-locomo:
 	$(BIN)/pip install -q -e '.[bench]'
 	$(BIN)/python benchmarks/locomo.py --data "$(DATA)" $(ARGS)
 
+# Retrieval quality on a LongMemEval file (not shipped: pass its path; .json or .json.gz), e.g.
+# make bench-longmemeval DATA=../shared/data/longmemeval-s-dev.json.gz ARGS="--per-type 3"
+.PHONY: bench-longmemeval
+bench-longmemeval:
+	@test -n "$(DATA)" || { echo "bench-longmemeval: set DATA to a LongMemEval JSON file, e.g. make bench-longmemeval DATA=path/to/longmemeval_s.json.gz" >&2; exit 2; }
+	@test -f "$(DATA)" || { echo "bench-longmemeval: no such file: $(DATA)" >&2; exit 2; }
+	@$(MAKE) --no-print-directory setup
+	$(BIN)/pip install -q -e '.[bench]'
+	$(BIN)/python benchmarks/longmemeval.py --data "$(DATA)" $(ARGS)
+
 # Strip outputs from the notebooks before committing (`make test` executes them against its
 # own Neo4j; see docs/notebooks.md).
 notebooks: $(STAMP)

@@ -22,7 +22,7 @@ import hashlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -93,6 +93,17 @@ class Question:
     def gold_turns(self) -> list[str]:
         """The evidence turns (``has_answer``), in haystack order."""
         return [t.tid for s in self.sessions for t in s.turns if t.has_answer]
+
+    @property
+    def asked_at(self) -> datetime:
+        """When the question is asked: its date, or its last session's last turn when later.
+
+        36 of the 231 dev questions have sessions dated after the question (22 of them evidence
+        sessions, often the same day): the question is about them, so it comes after them.
+        Turns are a minute apart (as the benchmark stores them).
+        """
+        ends = [s.at + timedelta(minutes=len(s.turns)) for s in self.sessions]
+        return max([self.date, *ends])
 
     @property
     def turns(self) -> list[tuple[Session, Turn]]:

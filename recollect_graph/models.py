@@ -156,7 +156,8 @@ class Signals(Record):
     """Per-signal breakdown of a search hit (each in [0, 1]).
 
     ``brevity`` is the only signal that lowers a score: how short a conversation turn is (1 at 20
-    characters or fewer, 0 from 500; always 0 for other entries), weighted by ``w_length``.
+    characters or fewer, 0 from ``search_full_turn``, 200 by default; always 0 for other
+    entries), weighted by ``w_length``.
     """
 
     semantic: float = 0.0

@@ -120,7 +120,8 @@ class Settings(BaseModel):
         w_semantic, w_keyword, w_graph, w_strength, w_quality, w_usage, w_context, w_length: Fusion
             weights (``context``: conversation turns whose speaker or date the query names, and
             the turn right after a matching question; ``length``: what a conversation turn
-            loses for being short, in full at 20 characters or fewer, nothing from 500).
+            loses for being short, in full at 20 characters or fewer, nothing from
+            ``search_full_turn``).
         search_candidates: Candidates taken from each index before fusion.
         search_full_turn: The length (characters) from which a conversation turn has its full
             substance and loses nothing to ``w_length`` (from 20 characters up it loses less,
@@ -184,7 +185,7 @@ class Settings(BaseModel):
     w_length: float = Field(default=0.20, ge=0)
     search_candidates: int = Field(default=100, ge=10, le=5000)
     search_lifecycle: Literal["multiply", "add"] = "multiply"
-    search_full_turn: int = Field(default=500, ge=21, le=100_000)
+    search_full_turn: int = Field(default=200, ge=21, le=100_000)
     search_floor: float = Field(default=0.25, ge=0, le=1)
     search_floor_keyword: float = Field(default=0.3, ge=0, le=1)
     dedup_threshold: float = Field(default=0.85, gt=0, le=1)

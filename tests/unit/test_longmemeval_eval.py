@@ -103,3 +103,18 @@ def test_question_scores_and_summary(questions: list[lme.Question]) -> None:
     assert summary["overall"]["r@10"] == 0.75
     assert summary["knowledge-update"]["r@10"] == 1.0
     assert summary[f"half {q1.half}"]["n"] >= 1
+
+
+def test_asked_at_is_never_before_the_haystack(questions: list[lme.Question]) -> None:
+    q1 = questions[0]
+    assert q1.asked_at == q1.date  # every session is before the question
+    late = lme.Question(
+        qid="late",
+        qtype="temporal-reasoning",
+        question="?",
+        answer="",
+        date=datetime(2023, 5, 20, 18, 0, tzinfo=UTC),
+        sessions=q1.sessions,  # the last one starts 18:45 with two turns
+        answer_sessions=(),
+    )
+    assert late.asked_at == datetime(2023, 5, 20, 18, 47, tzinfo=UTC)

@@ -42,4 +42,10 @@ def test_without_names_replaces_names_and_possessives() -> None:
     [(None, 0.0), (0, 0.0), (20, 0.0), (100, 0.5), (500, 1.0), (5000, 1.0)],
 )
 def test_substance_is_log_scaled_length(length: int | None, expected: float) -> None:
-    assert substance(length) == pytest.approx(expected, abs=0.01)
+    assert substance(length, full=500) == pytest.approx(expected, abs=0.01)
+
+
+def test_substance_is_full_from_200_characters_by_default() -> None:
+    assert substance(200) == 1.0
+    assert substance(100) == pytest.approx(0.699, abs=0.01)
+    assert substance(20) == 0.0

@@ -29,7 +29,8 @@
    now) point at when the turn was said, and
    1.5 x the question's relevance for the turn right after a matching question (capped at 1);
    a conversation turn loses ``w_length x (1 - substance)``, its substance rising (log-scaled)
-   from 0 at 20 characters to 1 at 500: short turns ("Thanks!") rarely hold a fact.
+   from 0 at 20 characters to 1 at ``search_full_turn`` (200): short turns ("Thanks!") rarely
+   hold a fact.
    Every hit carries this breakdown (``brevity`` is the length term).
 5. Every returned entry's ``access_count`` goes up by one and ``last_accessed_at`` is set; a stale
    entry wakes up as ``observed``; the search is recorded in the access history (with the owner
