@@ -29,7 +29,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -95,6 +95,20 @@ class Variant:
                 )
 
 
+def add_output_options(ap: argparse.ArgumentParser) -> None:
+    """The options both retrieval benchmarks share: baselines, backend, output."""
+    ap.add_argument("--no-baselines", action="store_true", help="only our search")
+    ap.add_argument(
+        "--backend",
+        choices=("auto", "onnx", "torch"),
+        default="auto",
+        help="embedder backend (RECOLLECT_EMBEDDER_BACKEND; default auto)",
+    )
+    ap.add_argument("--out", type=Path, default=None, help="results JSON path")
+    ap.add_argument("--details", type=Path, default=None, help="per-question rankings (JSONL)")
+    ap.add_argument("--json", action="store_true", help="print the JSON instead of the table")
+
+
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -130,16 +144,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         action="store_true",
         help="with --uri and --runid: the conversations are already stored, search only",
     )
-    ap.add_argument("--no-baselines", action="store_true", help="only our search")
-    ap.add_argument(
-        "--backend",
-        choices=("auto", "onnx", "torch"),
-        default="auto",
-        help="embedder backend (RECOLLECT_EMBEDDER_BACKEND; default auto)",
-    )
-    ap.add_argument("--out", type=Path, default=None, help="results JSON path")
-    ap.add_argument("--details", type=Path, default=None, help="per-question rankings (JSONL)")
-    ap.add_argument("--json", action="store_true", help="print the JSON instead of the table")
+    add_output_options(ap)
     return ap.parse_args(argv)
 
 
@@ -335,11 +340,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         used = {k: getattr(rg.settings, k) for k in _WEIGHT_FIELDS}
         model = rg.embedder.model_id
         backend = rg.embedder.backend
-    if args.details:
-        args.details.parent.mkdir(parents=True, exist_ok=True)
-        with args.details.open("w", encoding="utf-8") as fh:
-            for d in details:
-                fh.write(json.dumps(d) + "\n")
+    write_details(args.details, details)
     result: dict[str, Any] = {
         "benchmark": "locomo retrieval (turn level)",
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -360,15 +361,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         },
         "variants": {v.name: {"settings": v.settings, "options": v.options} for v in variants},
         "evidence": evidence.as_dict(),
-        "off_topic": {
-            name: {
-                "searches": len(n),
-                "mean_hits": round(sum(n) / len(n), 2) if n else None,
-                "with_no_hits": sum(1 for x in n if x == 0),
-                "max_hits": max(n, default=0),
-            }
-            for name, n in off_topic.items()
-        },
+        "off_topic": off_topic_summary(off_topic),
         "ingest": ingest,
         "systems": {
             name: {
@@ -468,8 +461,36 @@ def table(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    args = parse_args(argv)
+def write_details(path: Path | None, details: Sequence[dict[str, Any]]) -> None:
+    """Every question's rankings as JSON lines (``--details``), for error analysis."""
+    if path is None:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8") as fh:
+        for d in details:
+            fh.write(json.dumps(d) + "\n")
+
+
+def off_topic_summary(off_topic: dict[str, list[int]]) -> dict[str, dict[str, Any]]:
+    """Hits per off-topic search, by variant: mean, how many searches had none, the most."""
+    return {
+        name: {
+            "searches": len(n),
+            "mean_hits": round(sum(n) / len(n), 2) if n else None,
+            "with_no_hits": sum(1 for x in n if x == 0),
+            "max_hits": max(n, default=0),
+        }
+        for name, n in off_topic.items()
+    }
+
+
+def bench_main(
+    args: argparse.Namespace,
+    run_fn: Callable[[argparse.Namespace], dict[str, Any]],
+    table_fn: Callable[[dict[str, Any]], str],
+    stem: str,
+) -> None:
+    """Check rank_bm25 (for the baselines), run, write ``results/<stem>-<date>.json``, print."""
     if not args.no_baselines:
         try:
             import rank_bm25  # noqa: F401
@@ -477,12 +498,16 @@ def main(argv: Sequence[str] | None = None) -> None:
             raise SystemExit(
                 "the BM25 baseline needs rank_bm25: pip install -e '.[bench]'"
             ) from None
-    result = run(args)
-    out = args.out or ROOT / "benchmarks" / "results" / f"locomo-{datetime.now():%Y-%m-%d}.json"
+    result = run_fn(args)
+    out = args.out or ROOT / "benchmarks" / "results" / f"{stem}-{datetime.now():%Y-%m-%d}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     log(f"wrote {out}")
-    print(json.dumps(result, indent=2) if args.json else table(result))
+    print(json.dumps(result, indent=2) if args.json else table_fn(result))
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    bench_main(parse_args(argv), run, table, "locomo")
 
 
 if __name__ == "__main__":

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
 import platform
 import sys
 import time
@@ -58,9 +57,13 @@ from benchmarks.locomo import (
     Variant,
     _unit,
     _variant_rg,
+    add_output_options,
+    bench_main,
     git_commit,
     log,
+    off_topic_summary,
     open_store,
+    write_details,
 )
 from recollect_graph import Recollect
 from recollect_graph.analysis import locomo_eval as le
@@ -104,13 +107,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         action="store_true",
         help="also rank sessions with rg.recall (session metrics only, system 'recall')",
     )
-    ap.add_argument("--no-baselines", action="store_true", help="only our search")
-    ap.add_argument(
-        "--backend",
-        choices=("auto", "onnx", "torch"),
-        default="auto",
-        help="embedder backend (default auto)",
-    )
+    add_output_options(ap)
     ap.add_argument(
         "--embed-cache",
         type=Path,
@@ -118,9 +115,6 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         help=f"turn vector cache folder (default {DEFAULT_CACHE})",
     )
     ap.add_argument("--no-embed-cache", action="store_true", help="embed every turn afresh")
-    ap.add_argument("--out", type=Path, default=None, help="results JSON path")
-    ap.add_argument("--details", type=Path, default=None, help="per-question rankings (JSONL)")
-    ap.add_argument("--json", action="store_true", help="print the JSON instead of the table")
     ap.set_defaults(uri=None)  # open_store: always a throwaway embedded server
     return ap.parse_args(argv)
 
@@ -347,11 +341,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     off_topic[v.name].append(len(found))
         used = {k: getattr(rg.settings, k) for k in _WEIGHT_FIELDS}
         model, backend = rg.embedder.model_id, rg.embedder.backend
-    if args.details:
-        args.details.parent.mkdir(parents=True, exist_ok=True)
-        with args.details.open("w", encoding="utf-8") as fh:
-            for d in details:
-                fh.write(json.dumps(d) + "\n")
+    write_details(args.details, details)
     return {
         "benchmark": "longmemeval_s retrieval (turn and session level)",
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -379,14 +369,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "turns_per_s": round(n_turns / ingest_s, 1) if ingest_s else None,
             "embedded_afresh": cached.misses,
         },
-        "off_topic": {
-            name: {
-                "searches": len(n),
-                "mean_hits": round(sum(n) / len(n), 2) if n else None,
-                "with_no_hits": sum(1 for x in n if x == 0),
-            }
-            for name, n in off_topic.items()
-        },
+        "off_topic": off_topic_summary(off_topic),
         "systems": {
             name: {
                 "summary": summarize(rows[name]),
@@ -397,10 +380,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                             "p95": round(le.percentile(latency[name], 95), 1),
                             "searches": len(latency[name]),
                         },
-                        "mean_hits": round(
-                            sum(hits_returned.get(name, []))
-                            / max(1, len(hits_returned.get(name, []))),
-                            1,
+                        **(
+                            {"mean_hits": round(sum(n) / len(n), 1)}
+                            if (n := hits_returned.get(name))
+                            else {}
                         ),
                     }
                     if name in latency
@@ -443,10 +426,8 @@ def table(result: dict[str, Any]) -> str:
     for name, res in systems.items():
         if "latency_ms" in res:
             lat = res["latency_ms"]
-            lines.append(
-                f"{name}: search p50 {lat['p50']} ms, p95 {lat['p95']} ms, "
-                f"{res['mean_hits']} hits per search"
-            )
+            hits = f", {res['mean_hits']} hits per search" if "mean_hits" in res else ""
+            lines.append(f"{name}: p50 {lat['p50']} ms, p95 {lat['p95']} ms{hits}")
     for name, off in result["off_topic"].items():
         lines.append(
             f"{name} off-topic: {off['mean_hits']} hits per search, "
@@ -461,22 +442,7 @@ def table(result: dict[str, Any]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    args = parse_args(argv)
-    if not args.no_baselines:
-        try:
-            import rank_bm25  # noqa: F401
-        except ImportError:
-            raise SystemExit(
-                "the BM25 baseline needs rank_bm25: pip install -e '.[bench]'"
-            ) from None
-    result = run(args)
-    out = (
-        args.out or ROOT / "benchmarks" / "results" / f"longmemeval-{datetime.now():%Y-%m-%d}.json"
-    )
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    log(f"wrote {out}")
-    print(json.dumps(result, indent=2) if args.json else table(result))
+    bench_main(parse_args(argv), run, table, "longmemeval")
 
 
 if __name__ == "__main__":
