@@ -1,7 +1,7 @@
 // Purpose: keyword candidates for a recall: Lucene scores of the scope's sessions (title,
 //   request, summary, keywords, topics, handoff) and of their turns, summed per session.
-// Params: $scope_id (string), $lucene (string: for session_text), $lucene_turns (string: the same
-//   in the scope's text fields of entry_text, services/kernel/fulltext.py), $k (int),
+// Params: $scope_id (string), $lucene (string: the words in the scope's session_text fields),
+//   $lucene_turns (string: the same in entry_text; both services/kernel/fulltext.py), $k (int),
 //   $as_of, $valid_at (datetime or null: only turns recorded / said by then count)
 // Returns: id (string), score (float)
 CALL () {

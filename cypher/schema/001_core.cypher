@@ -87,8 +87,8 @@ CREATE VECTOR INDEX session_embedding IF NOT EXISTS FOR (n:Session) ON (n.embedd
 //   analyzer (stop words removed, stemming), names the standard analyzer without stop words.
 CREATE FULLTEXT INDEX entry_text IF NOT EXISTS FOR (n:Entry) ON EACH [n.title, n.content, n.summary, n.description, n.tags, n.scope_id]
   OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}};
-CREATE FULLTEXT INDEX chunk_text IF NOT EXISTS FOR (n:Chunk) ON EACH [n.text, n.heading]
+CREATE FULLTEXT INDEX chunk_text IF NOT EXISTS FOR (n:Chunk) ON EACH [n.text, n.heading, n.scope_id]
   OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}};
 CREATE FULLTEXT INDEX entity_name IF NOT EXISTS FOR (n:Entity) ON EACH [n.name, n.aliases];
-CREATE FULLTEXT INDEX session_text IF NOT EXISTS FOR (n:Session) ON EACH [n.title, n.initial_request, n.summary, n.keywords, n.topics, n.handoff]
+CREATE FULLTEXT INDEX session_text IF NOT EXISTS FOR (n:Session) ON EACH [n.title, n.initial_request, n.summary, n.keywords, n.topics, n.handoff, n.scope_id]
   OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}};

@@ -142,7 +142,11 @@ def unfiltered_vector_indexes(db: Db) -> list[str]:
 
 
 #: Full-text indexes that carry a filter property (searched with a required scope phrase).
-SCOPED_FULLTEXT: dict[str, str] = {"entry_text": "scope_id"}
+SCOPED_FULLTEXT: dict[str, str] = {
+    "entry_text": "scope_id",
+    "chunk_text": "scope_id",
+    "session_text": "scope_id",
+}
 
 
 def unscoped_fulltext_indexes(db: Db) -> list[str]:

@@ -135,3 +135,16 @@ def test_keyword_matches_of_the_scope_are_not_crowded_out(
         assert hits and {h.entry.id for h in hits} <= own
         assert hits[0].entry.content == memory, word
         assert hits[0].signals.keyword == 1.0, (word, hits[0].signals)
+
+
+def test_keyword_matches_of_the_scopes_chunks_are_not_crowded_out(
+    narrow: Recollect, scopes: list[str]
+) -> None:
+    """The same for document chunks (``chunk_text``): 21 equal matches, a window of 10."""
+    asked = scopes[-1]
+    own = _own(narrow, asked, "Chunk")
+    for word, chunk in (("KMS", CHUNKS[1]), ("ingress", CHUNKS[0]), ("reliability", CHUNKS[2])):
+        hits = narrow.search(word, scope_id=asked, limit=3, touch=False, kinds=["chunk"])
+        assert hits and {h.entry.id for h in hits} <= own
+        assert hits[0].entry.content == chunk, word
+        assert hits[0].signals.keyword == 1.0, (word, hits[0].signals)

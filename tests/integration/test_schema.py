@@ -213,7 +213,8 @@ def test_a_fulltext_index_without_the_scope_is_recreated_once(
     second = rg.init_schema()
     assert "entry_text" in first.recreated_vector_indexes
     assert "entry_text" not in second.recreated_vector_indexes
-    text = {i.name: i for i in list_indexes(rg.db)}["entry_text"]
-    assert "scope_id" in text.properties and text.state == "ONLINE"
+    indexes = {i.name: i for i in list_indexes(rg.db)}
+    for name in ("entry_text", "chunk_text", "session_text"):
+        assert "scope_id" in indexes[name].properties and indexes[name].state == "ONLINE", name
     hits = rg.search("ZQX-9921", scope_id=scope_id, limit=3, touch=False)
     assert hits and hits[0].signals.keyword == 1.0

@@ -50,6 +50,7 @@ from recollect_graph.services.context.budget import (
     Packer,
     TokenCounter,
 )
+from recollect_graph.services.kernel import fulltext
 from recollect_graph.services.kernel.times import aware, now_utc
 from recollect_graph.services.kernel.validation import in_range, require_text
 from recollect_graph.services.search.hybrid import Search, lucene_query
@@ -218,7 +219,7 @@ class ContextPack:
             rows = self.db.read(
                 "context/chunks",
                 vector=vector,
-                lucene=lucene_query(query),
+                lucene=fulltext.in_scope(lucene_query(query), scope_id, "chunk_text"),
                 k=k,
                 scope_id=scope_id,
                 owner_id=owner_id,

@@ -1,8 +1,10 @@
-"""Full-text queries on ``entry_text`` limited to one scope inside the index.
+"""Full-text queries limited to one scope inside the index.
+
+The indexes: ``entry_text``, ``chunk_text``, ``session_text``.
 
 Neo4j's full-text procedures cannot filter: the top ``k`` Lucene matches of a store with many
 scopes can all belong to other scopes, so a scope's own matches are lost before the Cypher filter
-sees them. ``entry_text`` therefore indexes ``scope_id`` too, and every query on it is
+sees them. These indexes therefore index ``scope_id`` too, and every query on them is
 :func:`in_scope`: a required phrase on the scope id (boost 0, so it adds nothing to the score)
 and the words themselves restricted to the text fields (so a word never matches a scope id).
 The Cypher filter on ``scope_id`` stays: the phrase only narrows what Lucene ranks (a scope id
@@ -13,8 +15,14 @@ from __future__ import annotations
 
 import re
 
-#: The text properties of ``entry_text`` (``scope_id`` is its sixth, for the filter only).
-ENTRY_TEXT_FIELDS = ("title", "content", "summary", "description", "tags")
+#: The text properties of each scoped full-text index (``scope_id`` is indexed as well, for the
+#: filter only; ``db.schema.SCOPED_FULLTEXT`` names the indexes).
+TEXT_FIELDS: dict[str, tuple[str, ...]] = {
+    "entry_text": ("title", "content", "summary", "description", "tags"),
+    "chunk_text": ("text", "heading"),
+    "session_text": ("title", "initial_request", "summary", "keywords", "topics", "handoff"),
+}
+ENTRY_TEXT_FIELDS = TEXT_FIELDS["entry_text"]
 _WORDISH = re.compile(r"\w")
 
 
@@ -31,9 +39,9 @@ def scope_clause(scope_id: str) -> str:
     return f'+scope_id:"{phrase}"^0 +'
 
 
-def in_scope(query: str | None, scope_id: str) -> str | None:
-    """A Lucene query (escaped words, OR-ed) matched in the text fields of one scope's entries."""
+def in_scope(query: str | None, scope_id: str, index: str = "entry_text") -> str | None:
+    """A Lucene query (escaped words, OR-ed) matched in the text fields of one scope's nodes."""
     if not query:
         return None
-    fields = " ".join(f"{f}:({query})" for f in ENTRY_TEXT_FIELDS)
+    fields = " ".join(f"{f}:({query})" for f in TEXT_FIELDS[index])
     return f"{scope_clause(scope_id)}({fields})"

@@ -256,7 +256,7 @@ class Search:
         rows = self.db.read(
             "search/chunks",
             vector=vector,
-            lucene=params["lucene"],
+            lucene=fulltext.in_scope(params["lucene"], params["scope_id"], "chunk_text"),
             k=self.settings.search_candidates,
             scope_id=params["scope_id"],
             as_of=params["as_of"],

@@ -248,7 +248,7 @@ class Recall:
             rows = self.db.read(
                 "recall/keyword",
                 scope_id=scope_id,
-                lucene=lucene,
+                lucene=fulltext.in_scope(lucene, scope_id, "session_text"),
                 lucene_turns=fulltext.in_scope(lucene, scope_id),
                 k=VECTOR_K,
                 **when,
