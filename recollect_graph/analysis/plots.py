@@ -44,14 +44,27 @@ def _plt() -> Any:
         ) from e
 
 
+#: The signals that multiply the relevance core (``search_lifecycle="multiply"``).
+LIFECYCLE = ("strength", "quality", "usage")
+
+
 def contributions(hit: Hit, settings: Settings | None = None) -> dict[str, float]:
-    """What each signal added to a hit's score: its value times its weight (brevity negative)."""
+    """What each signal added to a hit's score (weighted fusion; brevity negative).
+
+    The relevance signals add their value times their weight to the core; with
+    ``search_lifecycle="multiply"`` (the default) a lifecycle signal adds ``core x weight x
+    value``, so the parts sum to the score; with ``"add"`` it adds ``weight x value``.
+    """
     s = settings or Settings()
     values = hit.signals.model_dump()
     out = {
         name: values[name] * float(getattr(s, weight)) for name, weight in SIGNAL_WEIGHTS.items()
     }
     out["brevity"] = -out["brevity"]
+    if s.search_lifecycle == "multiply":
+        core = max(0.0, sum(v for name, v in out.items() if name not in LIFECYCLE))
+        for name in LIFECYCLE:
+            out[name] *= core
     return out
 
 

@@ -83,6 +83,13 @@ def test_score_breakdown_stacks_weighted_signals_with_whole_labels() -> None:
     s = Settings()
     assert contributions(hits[0], s)["semantic"] == pytest.approx(0.9 * s.w_semantic)
     assert contributions(hits[1], s)["brevity"] == pytest.approx(-0.5 * s.w_length)
+    # lifecycle signals multiply the core: the parts add up to the fused score
+    strong = _hit(3, "strong", semantic=0.8, keyword=0.4, strength=1.0, quality=0.5)
+    parts = contributions(strong, s)
+    core = 0.8 * s.w_semantic + 0.4 * s.w_keyword
+    assert sum(parts.values()) == pytest.approx(core * (1 + s.w_strength + 0.5 * s.w_quality))
+    added = contributions(strong, s.model_copy(update={"search_lifecycle": "add"}))
+    assert added["strength"] == pytest.approx(s.w_strength)
     ax = score_breakdown(hits)
     labels = {t.get_position()[1]: t.get_text() for t in ax.get_yticklabels()}
     top, below = labels[max(labels)], labels[min(labels)]  # the best hit on top
