@@ -51,12 +51,9 @@ import numpy.typing as npt
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks import longmemeval_eval as lme
-from benchmarks.locomo import (
-    _WEIGHT_FIELDS,
-    OFF_TOPIC,
-    Variant,
+from benchmarks.locomo import _WEIGHT_FIELDS, OFF_TOPIC, Variant, _variant_rg
+from benchmarks.retrieval import (
     _unit,
-    _variant_rg,
     add_output_options,
     bench_main,
     git_commit,

@@ -22,7 +22,6 @@ TEXT_FIELDS: dict[str, tuple[str, ...]] = {
     "chunk_text": ("text", "heading"),
     "session_text": ("title", "initial_request", "summary", "keywords", "topics", "handoff"),
 }
-ENTRY_TEXT_FIELDS = TEXT_FIELDS["entry_text"]
 _WORDISH = re.compile(r"\w")
 
 
