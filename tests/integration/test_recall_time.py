@@ -79,3 +79,23 @@ def test_as_of_recalls_only_what_was_recorded_by_then(rg: Recollect, cli_env: Se
         cli, ["recall", text, "--scope", scope, "--valid-at", "soon", "--json"]
     )
     assert bad.exit_code == 1 and json.loads(bad.stdout)["error"] == "invalid_input"
+
+
+def test_a_time_clue_ranks_the_sessions_of_that_time_first(rg: Recollect) -> None:
+    scope = f"rt-{uuid.uuid4().hex[:8]}"
+    now = datetime(2026, 12, 1, tzinfo=UTC)
+    _session(rg, scope, "s-jan", 1, "frontend build")
+    _session(rg, scope, "s-jun", 6, "frontend build")
+    _session(rg, scope, "s-sep", 9, "web bundle")  # said in other words: less salient
+    text = "the session where the frontend build CI cache kept failing"
+    plain = _ids(rg.recall(text, scope_id=scope, touch=False, now=now))
+    assert plain[:2] in (["s-jan", "s-jun"], ["s-jun", "s-jan"])  # "web bundle": behind, or out
+    for month, sid in (("September", "s-sep"), ("June", "s-jun"), ("January", "s-jan")):
+        timed = rg.recall(f"{text} in {month}", scope_id=scope, touch=False, now=now)
+        assert _ids(timed)[0] == sid, (month, _ids(timed))
+        assert "started in the time you named" in timed.candidates[0].evidence
+    # the answer to a temporal probe re-ranks the same way
+    probed = rg.recall(
+        text, scope_id=scope, touch=False, attempt=2, hints=["in September"], now=now
+    )
+    assert _ids(probed)[0] == "s-sep"

@@ -9,7 +9,9 @@ literals and little else, ``NaturalRecall`` when it has none, ``Mixed`` for both
   literals that do not anchor stay in the trace as evidence and send the scan to hybrid.
 * **salience** track: semantic similarity of the session vector and of its best turn, keyword
   scores, shared markers (actors, emotions, realisations, events, time words), coinage terms
-  (``occ_s / (1 + occ_elsewhere) >= 0.5``, used at least twice) and temporal proximity.
+  (``occ_s / (1 + occ_elsewhere) >= 0.5``, used at least twice); a time clue ("in March", "last
+  week", a date; in the text or in a probe's answer) multiplies each session's salience by its
+  proximity to the named time (:func:`time_factor`), so sessions of that time rank first.
 * **hybrid**: both, fused.
 
 Zero candidates on a first attempt return Socratic probes (temporal, associative, contextual,
@@ -49,8 +51,13 @@ RECALL_WORDS = frozenset(
 )
 #: Rarity below which an identifier does not anchor (cited by more than 5 sessions).
 PRECISION_MIN = 0.2
-#: Salience weights (semantic, keyword, markers, coinage, time); tuned on the fixture set.
-WEIGHTS = {"semantic": 0.50, "keyword": 0.20, "markers": 0.10, "coinage": 0.12, "time": 0.08}
+#: Salience weights (semantic, keyword, markers, coinage); tuned on the fixture set.
+WEIGHTS = {"semantic": 0.50, "keyword": 0.20, "markers": 0.10, "coinage": 0.12}
+#: With a time clue, a session's salience is multiplied by ``TIME_FLOOR + (1 - TIME_FLOOR) x
+#: time`` (``time``: 1 when it started in the named window, decaying with the distance), relative
+#: to the best such factor among the candidates: the sessions of the named time rank first, the
+#: others keep at least this share, and when none is in the window the nearest keep their score.
+TIME_FLOOR = 0.25
 SCORE_FLOOR = 0.30
 #: Added to forks when the recall names a sub-agent ("the helper that...", "the sub-agent").
 FORK_CUE_BONUS = 0.2
@@ -286,15 +293,18 @@ class Recall:
         windows: list[cues.TimeWindow] = trace["windows"]
         times = self._start_times(list(sig), scope_id) if windows else {}
         out: dict[str, tuple[float, dict[str, float], list[str]]] = {}
+        total_w = sum(WEIGHTS.values())
         for sid, d in sig.items():
             d["markers"] = 1.0 - math.exp(-d.pop("markers_raw", 0.0))
-            if windows and sid in times:
-                d["time"] = cues.proximity(times[sid], windows)
-            weights = {k: w for k, w in WEIGHTS.items() if k != "time" or windows}
-            total_w = sum(weights.values())
-            score = sum(w * d.get(k, 0.0) for k, w in weights.items()) / total_w
-            if d.get("time", 0.0) >= 1.0:
-                why.setdefault(sid, []).append("started in the time you named")
+            if windows:
+                d["time"] = cues.proximity(times[sid], windows) if sid in times else 0.0
+        best_factor = max((time_factor(d.get("time", 0.0)) for d in sig.values()), default=1.0)
+        for sid, d in sig.items():
+            score = sum(w * d.get(k, 0.0) for k, w in WEIGHTS.items()) / total_w
+            if windows:
+                score *= time_factor(d["time"]) / best_factor
+                if d["time"] >= 1.0:
+                    why.setdefault(sid, []).append("started in the time you named")
             out[sid] = (score, {k: round(v, 3) for k, v in d.items()}, why.get(sid, []))
         return out
 
@@ -465,6 +475,11 @@ def classify(trace: dict[str, Any]) -> tuple[str, str]:
     if has_ids:
         return "StructuredIdentifier", "entropy"
     return "NaturalRecall", "salience"
+
+
+def time_factor(time: float) -> float:
+    """What a session keeps of its salience for its distance to the named time (``TIME_FLOOR``)."""
+    return TIME_FLOOR + (1.0 - TIME_FLOOR) * time
 
 
 def fuse(
