@@ -1,14 +1,17 @@
-"""Where a hybrid search's time goes: each database statement and the query embedding, timed.
+"""Where a call's time goes: each database statement, the query embedding and claim extraction.
 
 Loads N entries (the scale suite's data, through the import) into a throwaway embedded Neo4j,
-runs the generated questions, and prints p50/p95 of the whole search and of each part.
+runs the generated questions through hybrid search (``--call search``) or the scale suite's
+checks through ``check_contradiction`` (``--call contradiction``), and prints p50/p95 of the
+whole call and of each part.
 
-Run: ``.venv/bin/python benchmarks/profile_search.py --size 100000``
+Run: ``.venv/bin/python benchmarks/profile_search.py --size 100000 [--call contradiction]``
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import time
 from collections import defaultdict
@@ -29,6 +32,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--size", type=int, default=100_000)
     ap.add_argument("--queries", type=int, default=120)
+    ap.add_argument("--call", choices=["search", "contradiction"], default="search")
     args = ap.parse_args()
     with bench_server() as (settings, _srv, _st), Recollect.open(settings) as rg:
         pool = Pool(rg, 1000)
@@ -48,20 +52,39 @@ def main() -> None:
             spent["query embedding"].append((time.perf_counter() - t) * 1000)
             return out
 
-        rg.db._execute = timed_execute  # type: ignore[method-assign]
+        extract = rg.claim_extractor.extract
+
+        def timed_extract(text: str) -> Any:
+            t = time.perf_counter()
+            out = extract(text)
+            spent["claim extraction"].append((time.perf_counter() - t) * 1000)
+            return out
+
+        rg.db._execute = timed_execute  # type: ignore[method-assign, assignment]
         rg.embedder.embed = timed_embed  # type: ignore[method-assign]
-        queries = datagen.queries(args.queries)
+        rg.claim_extractor.extract = timed_extract  # type: ignore[method-assign]
+        if args.call == "search":
+            queries = datagen.queries(args.queries)
+
+            def call(q: str) -> None:
+                rg.search(q, scope_id=MAIN, touch=False)
+        else:  # the scale suite's checks
+            queries = [datagen.text(random.Random(99 + i)) for i in range(args.queries)]
+
+            def call(q: str) -> None:
+                rg.check_contradiction(q, scope_id=MAIN)
+
         for q in queries[:10]:
-            rg.search(q, scope_id=MAIN, touch=False)
+            call(q)
         spent.clear()
         total = []
         for q in queries:
             rg.embedder.clear_cache()
             t = time.perf_counter()
-            rg.search(q, scope_id=MAIN, touch=False)
+            call(q)
             total.append((time.perf_counter() - t) * 1000)
         p50, p95 = pct(total, 50), pct(total, 95)
-        print(f"search ({args.size:,} entries): p50 {p50:.1f} ms, p95 {p95:.1f}")
+        print(f"{args.call} ({args.size:,} entries): p50 {p50:.1f} ms, p95 {p95:.1f}")
         for name, ms in spent.items():
             print(f"  {name}: p50 {pct(ms, 50):.1f} ms, p95 {pct(ms, 95):.1f} ({len(ms)} calls)")
 
