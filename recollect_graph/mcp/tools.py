@@ -190,7 +190,7 @@ class MemoryTools:
     @staticmethod
     def remember(
         content: str,
-        entry_type: str,
+        entry_type: str | None,
         tags: Sequence[str],
         title: str | None,
         auto_classify: bool,

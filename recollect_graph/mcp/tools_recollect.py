@@ -49,14 +49,15 @@ def register(box: Toolbox) -> None:
         output=RememberOut,
         annotations=WRITE,
         description=(
-            "Store one piece of knowledge as a typed entry (type inferred unless "
-            "auto_classify=false). Contradictions with current knowledge are recorded. The "
+            "Store one piece of knowledge as a typed entry (an entry_type given is kept; "
+            "without one the type is inferred unless auto_classify=false, then note). "
+            "Contradictions with current knowledge are recorded. The "
             "same content twice returns the existing entry (created=false)."
         ),
     )
     async def recollect_remember(
         content: Annotated[str, Field(min_length=1, max_length=200_000)],
-        entry_type: EntryType = "note",
+        entry_type: EntryType | None = None,
         tags: Tags = [],  # noqa: B006 - pydantic copies the default; the schema shows []
         title: Annotated[str | None, Field(max_length=300)] = None,
         auto_classify: bool = True,

@@ -64,6 +64,8 @@ _UNITS = _UNIT_WORDS | {"secs", "mins", "x", "%", "percent"}
 _NAMED_HEADS = COMPONENT_HEADS | GROUP_HEADS
 _NOT_IN_NAMES = ("PUNCT", "SYM", "X", "NUM", "VERB", "PART")
 #: A cloud region ("us-east-1", "eu-central"): a place.
+#: The on-call duty, unless it names a part of a system ("the on-call rotation": a noun phrase).
+_DUTY = re.compile(rf"\bon[- ]call\b(?!\s+(?:{'|'.join(sorted(COMPONENT_HEADS))})\b)", re.I)
 _REGION = re.compile(
     r"\b(?:us|eu|ap|sa|ca|me|af|il|mx)-(?:gov-)?(?:east|west|north|south|central|northeast|"
     r"southeast|northwest|southwest)(?:-\d)?\b"
@@ -225,6 +227,10 @@ def _spans(doc: Any) -> list[_Span]:
         sp = doc.char_span(m.start(), m.end(), alignment_mode="expand")
         if sp is not None:
             add(sp.start, sp.end, m.group(0), "place")
+    for m in _DUTY.finditer(doc.text):  # "Carla owns on-call": a duty someone holds
+        sp = doc.char_span(m.start(), m.end(), alignment_mode="expand")
+        if sp is not None:
+            add(sp.start, sp.end, "on-call", "concept")
     for i in range(len(doc)):  # rules first: technology names, whatever the NER says
         for n in (3, 2, 1):
             span = doc[i : i + n]
@@ -408,10 +414,12 @@ def _svo(doc: Any, by_token: dict[int, _Span]) -> Iterable[tuple[_Span, str, _Sp
         for c in tok.children:
             if c.dep_ in _OBJ:
                 objects.extend((lemma, o) for o in _with_conj(c))
-            elif c.dep_ == "prep" and not adjunct:
+            elif c.dep_ == "prep" and not adjunct and not _after_coordinator(tok, c):
                 for p in c.children:
                     if p.dep_ == "pobj":
-                        objects.extend((f"{lemma} {c.lower_}", o) for o in _with_conj(p))
+                        # a preposition inside the mention ("owns on-call") is no relation word
+                        pred = lemma if c.i in by_token else f"{lemma} {c.lower_}"
+                        objects.extend((pred, o) for o in _with_conj(p))
         for s in subjects:
             ss = _span_of(s, by_token)
             if ss is None or ss.speaker:
@@ -420,6 +428,17 @@ def _svo(doc: Any, by_token: dict[int, _Span]) -> Iterable[tuple[_Span, str, _Sp
                 os_ = _span_of(o, by_token)
                 if os_ is not None:
                     yield ss, pred, os_, tok.sent.text
+
+
+def _after_coordinator(verb: Any, prep: Any) -> bool:
+    """A prepositional phrase after "and"/"but" that follows the verb belongs to a later clause.
+
+    The sm parser reads "is written in Go and stores data in PostgreSQL" with "stores" as a noun
+    and hangs "in PostgreSQL" on "written"; a coordinator between the verb and its preposition
+    says the phrase is not the verb's.
+    """
+    doc = verb.doc
+    return prep.i > verb.i and any(doc[k].dep_ == "cc" for k in range(verb.i + 1, prep.i))
 
 
 def _replacement(tok: Any, by_token: dict[int, _Span]) -> tuple[_Span, str, _Span, str] | None:

@@ -69,6 +69,23 @@ def test_issue_18_paragraph(extractor: EntityExtractor) -> None:
     assert ("kafka", "replace", "rabbitmq") in triples
 
 
+def test_a_duty_is_owned_and_a_later_clause_lends_no_preposition(
+    extractor: EntityExtractor,
+) -> None:
+    """Issue 18: "Carla owns on-call" is a relation; "stores data in X" is no "written in X"."""
+    owns, written = extractor.extract(
+        [
+            "Carla owns on-call.",
+            "The billing service is written in Go and stores data in PostgreSQL 15.",
+        ]
+    )
+    assert {r[:3] for r in owns.relations} == {("carla", "own", "on-call")}
+    assert _types(owns)["on-call"] == "concept"
+    triples = {r[:3] for r in written.relations}
+    assert ("billing service", "write in", "go") in triples
+    assert ("billing service", "write in", "postgresql") not in triples
+
+
 def _types(ex: object) -> dict[str, str]:
     return {k: m.entity_type for k, m in ex.mentions.items()}  # type: ignore[attr-defined]
 

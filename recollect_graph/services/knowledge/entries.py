@@ -160,7 +160,8 @@ class Knowledge(History, EntryOps):
             content: The knowledge (non-empty).
             scope_id: Scope (tenant/workspace); required.
             owner_id: Owner; required.
-            **opts: ``entry_type`` ("note"), ``auto_classify`` (False), ``tags``, ``summary``,
+            **opts: ``entry_type`` (kept when given; else "note", or inferred from the content
+                with ``auto_classify``), ``auto_classify`` (False), ``tags``, ``summary``,
                 ``source`` ("system"), ``source_id``, ``metadata``, ``confidence`` (1.0),
                 ``half_life_days`` (7.0), ``pinned`` (False), ``title``, ``description``,
                 ``source_type`` ("observed"), ``valid_from``, ``valid_to`` (valid time: when
@@ -299,10 +300,12 @@ class Knowledge(History, EntryOps):
         if not isinstance(metadata, Mapping):
             raise InvalidInput(f"item {i}: metadata must be a mapping")
         metadata = dict(metadata)
-        # an explicit type is checked first (an unknown one is refused with the list, whatever
-        # auto_classify says) and never overridden; "note", the default, may be classified
+        # an explicit type (an explicit "note" too) is checked first (an unknown one is refused
+        # with the list, whatever auto_classify says) and never overridden; only an item with no
+        # type is classified (auto_classify) or a "note"
+        explicit = item.get("entry_type") is not None
         entry_type = one_of(item.get("entry_type") or "note", f"item {i}: entry_type", ENTRY_TYPES)
-        if item.get("auto_classify") and entry_type == "note":
+        if item.get("auto_classify") and not explicit:
             entry_type, conf = classify(content, hints)
             metadata["classification_confidence"] = conf
         valence = item.get("emotional_valence")
