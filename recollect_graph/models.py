@@ -157,7 +157,9 @@ class Signals(Record):
 
     ``brevity`` is the only signal that lowers a score: how short a conversation turn is (1 at 20
     characters or fewer, 0 from ``search_full_turn``, 200 by default; always 0 for other
-    entries), weighted by ``w_length``.
+    entries), weighted by ``w_length``. ``session``: for a conversation turn, the relevance of
+    the best other turn of its session among the candidates, relative to the best candidate
+    (weighted by ``w_session``).
     """
 
     semantic: float = 0.0
@@ -168,6 +170,7 @@ class Signals(Record):
     usage: float = 0.0
     context: float = 0.0
     brevity: float = 0.0
+    session: float = 0.0
 
 
 class Hit(Record):

@@ -51,10 +51,12 @@ ENV_VARS: dict[str, str] = {
     "RECOLLECT_W_USAGE": "w_usage",
     "RECOLLECT_W_CONTEXT": "w_context",
     "RECOLLECT_W_LENGTH": "w_length",
+    "RECOLLECT_W_SESSION": "w_session",
     "RECOLLECT_SEARCH_CANDIDATES": "search_candidates",
     "RECOLLECT_SEARCH_FLOOR": "search_floor",
     "RECOLLECT_SEARCH_LIFECYCLE": "search_lifecycle",
     "RECOLLECT_SEARCH_FULL_TURN": "search_full_turn",
+    "RECOLLECT_SEARCH_TIME_CANDIDATES": "search_time_candidates",
     "RECOLLECT_SEARCH_FLOOR_KEYWORD": "search_floor_keyword",
     "RECOLLECT_DEDUP_THRESHOLD": "dedup_threshold",
     "RECOLLECT_AUTO_LINK_THRESHOLD": "auto_link_threshold",
@@ -117,12 +119,17 @@ class Settings(BaseModel):
         default_owner: Owner of writes when none is given (default: the OS user).
         fusion: How search combines signals: ``weighted`` (a weighted sum of normalised
             signals, Lore's method) or ``rrf`` (reciprocal rank fusion of the relevance signals).
-        w_semantic, w_keyword, w_graph, w_strength, w_quality, w_usage, w_context, w_length: Fusion
+        w_semantic, w_keyword, w_graph, w_strength, w_quality, w_usage, w_context, w_length,
+            w_session: Fusion
             weights (``context``: conversation turns whose speaker or date the query names, and
             the turn right after a matching question; ``length``: what a conversation turn
             loses for being short, in full at 20 characters or fewer, nothing from
-            ``search_full_turn``).
+            ``search_full_turn``; ``session``: a conversation turn whose session holds other
+            relevant turns, by the best of them).
         search_candidates: Candidates taken from each index before fusion.
+        search_time_candidates: When a query names a time of at most two months ("four weeks
+            ago", "on 8 May", "last month"), this many of the scope's turns said then (the
+            nearest to the query) join the candidates (0: off).
         search_full_turn: The length (characters) from which a conversation turn has its full
             substance and loses nothing to ``w_length`` (from 20 characters up it loses less,
             log-scaled).
@@ -183,9 +190,11 @@ class Settings(BaseModel):
     w_usage: float = Field(default=0.03, ge=0)
     w_context: float = Field(default=0.20, ge=0)
     w_length: float = Field(default=0.20, ge=0)
+    w_session: float = Field(default=0.0, ge=0)
     search_candidates: int = Field(default=100, ge=10, le=5000)
     search_lifecycle: Literal["multiply", "add"] = "multiply"
     search_full_turn: int = Field(default=200, ge=21, le=100_000)
+    search_time_candidates: int = Field(default=50, ge=0, le=1000)
     search_floor: float = Field(default=0.25, ge=0, le=1)
     search_floor_keyword: float = Field(default=0.3, ge=0, le=1)
     dedup_threshold: float = Field(default=0.85, gt=0, le=1)

@@ -7,17 +7,21 @@
 //   full-text search when it is null. Scores: semantic is the raw cosine similarity to the query
 //   vector (from the index for vector hits, computed for keyword-only hits); keyword is the
 //   Lucene score (0 when the entry did not match the text).
+//   When the query names short $time_windows ("four weeks ago", "on 8 May"), the $k_time turns
+//   of the scope said inside them that are nearest to the query join the candidates too: a
+//   question about a time is about what was said then, however it was worded.
 //   Current entries only unless asked: not retired (superseded), not soft-deleted, valid now (an
 //   entry whose valid_from is still ahead is not valid yet). Record time: with $as_of, what was
 //   recorded and believed at that moment. Valid time: with $valid_at, what was true at that moment
 //   (its valid_from, or its creation when it has none, at or before it; its valid_to after it;
 //   an entry retired since counts, it was true then). Times compare with $valid_at, else
 //   $as_of, else $now.
-// Params: $vector (list of floats), $vector_unnamed (list of floats or null), $lucene (string or null), $terms (list of escaped lower-case words), $names (list of lower-case names), $k (int: hits per index), $scope_clause (string: the required-scope prefix of the full-text query, services/kernel/fulltext.py), $scope_id (string), $entry_types (list or null), $tags (list or null), $source_types (list or null), $created_after (datetime or null), $as_of (datetime or null), $valid_at (datetime or null), $kinds (list of 'entry'/'turn', or null: both), $include_superseded (bool), $include_deleted (bool), $now (datetime)
+// Params: $vector (list of floats), $vector_unnamed (list of floats or null), $lucene (string or null), $terms (list of escaped lower-case words), $names (list of lower-case names), $k (int: hits per index), $scope_clause (string: the required-scope prefix of the full-text query, services/kernel/fulltext.py), $scope_id (string), $entry_types (list or null), $tags (list or null), $source_types (list or null), $created_after (datetime or null), $as_of (datetime or null), $valid_at (datetime or null), $kinds (list of 'entry'/'turn', or null: both), $time_windows (list of maps: start, end (datetimes); [] for none), $k_time (int: turns per search from the windows), $include_superseded (bool), $include_deleted (bool), $now (datetime)
 // Returns: id, created_at, last_accessed_at, half_life_days, access_count, emotional_valence,
 //   confidence, pinned, score (what fusion needs), semantic (float), keyword (float), vector_hit (bool),
 //   window (int: how many vector hits the index gave before filtering; k means it may have more),
-//   speaker (string or null), valid_from (datetime or null), length (int: characters of content),
+//   speaker (string or null), valid_from (datetime or null), session_id (string or null: a
+//   turn's session), length (int: characters of content),
 //   unnamed (bool: the scores are for $vector_unnamed)
 CALL () {
   CALL db.index.vector.queryNodes('entry_embedding', $k, $vector) YIELD node, score
@@ -46,7 +50,18 @@ CALL (q) {
   CALL db.index.fulltext.queryNodes('entry_text', q, {limit: $k}) YIELD node, score
   RETURN collect({e: node, vhit: false, sem: null, kw: score}) AS kfound
 }
-WITH vfound + kfound AS found, size(vfound) AS window, unnamed
+CALL (unnamed) {
+  UNWIND $time_windows AS w
+  MATCH (t:Turn)
+  WHERE t.scope_id = $scope_id AND t.valid_from >= w.start AND t.valid_from < w.end
+  WITH DISTINCT t
+  WITH t, vector.similarity.cosine(t.embedding,
+                                   CASE WHEN unnamed THEN $vector_unnamed ELSE $vector END) AS sim
+  ORDER BY sim DESC
+  LIMIT $k_time
+  RETURN collect({e: t, vhit: false, sem: null, kw: 0.0}) AS tfound
+}
+WITH vfound + kfound + tfound AS found, size(vfound) AS window, unnamed
 UNWIND found AS x
 WITH window, unnamed, x.e AS e, max(x.kw) AS keyword, max(x.sem) AS sem,
      any(v IN collect(x.vhit) WHERE v) AS vector_hit
@@ -75,4 +90,5 @@ RETURN e.id AS id, e.created_at AS created_at, e.last_accessed_at AS last_access
                                                CASE WHEN unnamed THEN $vector_unnamed ELSE $vector END) - 1)
          AS semantic,
        keyword, vector_hit, window, e.speaker AS speaker, e.valid_from AS valid_from,
+       e.session_id AS session_id,
        size(e.content) AS length, unnamed

@@ -23,13 +23,24 @@ SIGNAL_WEIGHTS: dict[str, str] = {
     "quality": "w_quality",
     "usage": "w_usage",
     "context": "w_context",
+    "session": "w_session",
     "brevity": "w_length",
 }
 #: A colour per signal (matplotlib's tab10, in a fixed order so every plot agrees).
 SIGNAL_COLOURS = dict(
     zip(
         SIGNAL_WEIGHTS,
-        ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f"],
+        [
+            "#1f77b4",
+            "#ff7f0e",
+            "#2ca02c",
+            "#9467bd",
+            "#8c564b",
+            "#e377c2",
+            "#17becf",
+            "#bcbd22",
+            "#7f7f7f",
+        ],
         strict=True,
     )
 )

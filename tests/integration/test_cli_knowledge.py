@@ -35,8 +35,9 @@ def test_remember_then_search_with_breakdown(run: Any, scope_id: str) -> None:
         "usage",
         "context",
         "brevity",
+        "session",
     }
-    assert signals["brevity"] == 0  # an entry, not a conversation turn
+    assert signals["brevity"] == 0 and signals["session"] == 0  # an entry, not a turn
     assert signals["semantic"] > 0 and hits[0]["score"] > 0
 
     text = run("search", "vite webpack", "--scope", scope_id, "--type", "decision").stdout

@@ -203,6 +203,8 @@ def test_search_uses_the_native_indexes(
         "as_of": None,
         "valid_at": None,
         "kinds": None,
+        "time_windows": [],
+        "k_time": 0,
         "include_superseded": False,
         "include_deleted": False,
         "now": datetime.now(UTC),
@@ -241,7 +243,7 @@ def test_a_question_about_a_speaker_finds_what_they_said(rg: Recollect, scope_id
     # the speaker's name is left out of the full-text query: greeting him by name is no match
     assert all(h.signals.keyword == 0.0 for h in hits if h.entry.source_id in ("t1", "t2"))
     # short turns carry little: their brevity is reported (1 at 20 characters or fewer, falling
-    # to 0 at 500) and lowers them
+    # to 0 at 200) and lowers them
     by_id = {h.entry.source_id: h for h in hits}
     assert 0.0 < by_id["t3"].signals.brevity < 0.6
     greeting = rg.search("Go get 'em, Jon!", scope_id=scope_id, touch=False)

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
 from recollect_graph import Recollect
 from recollect_graph.errors import InvalidInput, SessionNotFound
+from recollect_graph.ids import turn_entry_id
+from recollect_graph.services.kernel import fulltext
+from recollect_graph.services.search.signals import conversation_cues, time_windows
 
 T0 = datetime(2026, 3, 14, 9, 0, tzinfo=UTC)
 
@@ -196,3 +200,66 @@ def test_assistant_replies_and_time_words(rg: Recollect, scope_id: str) -> None:
         for h in rg.search(q, scope_id=scope_id, valid_at=asked + timedelta(days=120))
     }
     assert later["u2"].signals.context == 0.0
+
+
+def test_a_question_about_a_time_finds_what_was_said_then(rg: Recollect, scope_id: str) -> None:
+    """A question about "four weeks ago" brings in the turns said then, however worded."""
+
+    asked = datetime(2023, 3, 28, 20, 0, tzinfo=UTC)
+    turns = [
+        {
+            "id": f"d{i}",
+            "role": "user",
+            "speaker": "user",
+            "text": f"Another business milestone for my shop: order number {1000 + i} shipped.",
+            "at": asked - timedelta(days=90 + i),
+        }
+        for i in range(30)
+    ]
+    turns.append(
+        {
+            "id": "said-then",
+            "role": "user",
+            "speaker": "user",
+            "text": "I just signed a contract with my first freelance client today!",
+            "at": asked - timedelta(days=27),
+        }
+    )
+    rg.sessions.add_turns("chat", turns, scope_id=scope_id, owner_id="kai")
+    q = "What was the significant business milestone I mentioned four weeks ago?"
+    windows = time_windows(conversation_cues(q, asked), 50)
+    assert windows and all(w["start"] <= asked - timedelta(days=27) < w["end"] for w in windows)
+    params: dict[str, Any] = {
+        "vector": rg.embedder.embed_one(q),
+        "vector_unnamed": None,
+        "lucene": "significant business milestone mentioned weeks",
+        "terms": ["significant", "business", "milestone", "mentioned", "weeks"],
+        "names": [],
+        "k": 10,
+        "scope_clause": fulltext.scope_clause(scope_id),
+        "scope_id": scope_id,
+        "entry_types": None,
+        "tags": None,
+        "source_types": None,
+        "created_after": None,
+        "as_of": None,
+        "valid_at": asked,
+        "kinds": None,
+        "k_time": 50,
+        "include_superseded": False,
+        "include_deleted": False,
+        "now": datetime.now(UTC),
+    }
+
+    def candidates(time: list[dict[str, datetime]]) -> list[str]:
+        rows = rg.db.read("search/candidates", **params, time_windows=time)
+        return [r["id"] for r in rows]
+
+    said_then = turn_entry_id(scope_id, "chat", "said-then")
+    assert said_then not in candidates([])  # not among the ten nearest, nor the keyword hits
+    assert said_then in candidates(windows)  # said in the window the question names
+    hits = {
+        h.entry.source_id: h
+        for h in rg.search(q, scope_id=scope_id, valid_at=asked, limit=40, touch=False)
+    }
+    assert hits["said-then"].signals.context == 1.0

@@ -1,0 +1,115 @@
+"""The conversation signals of search, from the query and the candidates (no database).
+
+* :func:`conversation_cues`: the names a query mentions and the times it points at (calendar
+  dates, and relative time words resolved against the moment asked).
+* :func:`context_signal`: a turn's context in [0, 1] (its speaker named, its time named, the
+  answer to a matching question).
+* :func:`without_time_words` and :func:`time_windows`: relative times leave the full-text query
+  and, when short, bring in the turns said then (:mod:`.hybrid`, step 1).
+* :func:`session_support`: how much a turn's session keeps coming back to the query.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any
+
+from recollect_graph.nlp import cues
+from recollect_graph.services.kernel.times import native
+
+_WORD = re.compile(r"[\w][\w.\-]*[\w]|\w", re.UNICODE)
+#: A conversation turn whose context signal reaches this (the query names its speaker or its
+#: date) passes the relevance floor: the question is about it.
+FLOOR_CONTEXT = 0.5
+#: A time the query names is a source of candidates when no longer than this ("in 2023" is not).
+MAX_TIME_WINDOW_DAYS = 62
+
+_NAME = re.compile(r"\b[A-Z][a-z]{1,20}\b")
+#: The names a query mentions and the time windows it names (with their granularity).
+Cues = tuple[set[str], list[tuple[cues.TimeWindow, str]]]
+
+
+def conversation_cues(query: str, moment: datetime) -> Cues:
+    """Names (capitalised words) and the times a query points at.
+
+    The times are the calendar dates it names and its relative time words ("four weeks ago",
+    "last Saturday", "in March") resolved against ``moment`` (the search's ``valid_at`` or
+    ``as_of``, else now), each a window of time.
+    """
+    names = {n.lower() for n in _NAME.findall(query)} - cues.STOP
+    dates = list(cues.absolute_dates(query))
+    dates += [(w, "window") for w in cues.time_windows(query, moment)]
+    return names, dates
+
+
+def without_time_words(terms: list[str], cues_: Cues) -> list[str]:
+    """The full-text terms less the words of the relative times the query names.
+
+    "four weeks ago", "10 days ago", "last Saturday" are resolved into time windows (the context
+    signal and the candidates said then); as keywords they would match every turn that says "a
+    few weeks ago". Calendar dates stay: a turn's description carries the day it was said.
+    """
+    said = {
+        word.lower()
+        for w, granularity in cues_[1]
+        if granularity == "window"
+        for word in _WORD.findall(w.expression)
+    }
+    return [t for t in terms if t not in said]
+
+
+def time_windows(cues_: Cues, k: int) -> list[dict[str, datetime]]:
+    """The windows of at most ``MAX_TIME_WINDOW_DAYS`` a query names (none when ``k`` is 0)."""
+    if k <= 0:
+        return []
+    return [
+        {"start": w.start, "end": w.end}
+        for w, _ in cues_[1]
+        if (w.end - w.start).days <= MAX_TIME_WINDOW_DAYS
+    ]
+
+
+def context_signal(row: dict[str, Any], via: str | None, graph: float, cues_: Cues) -> float:
+    """The conversation signal of a turn in [0, 1] (see the module docstring)."""
+    names, dates = cues_
+    ctx = 0.0
+    speaker = row.get("speaker")
+    if speaker and names and str(speaker).lower() in names:
+        ctx += 0.5
+    at = native(row.get("valid_from"))
+    if dates and isinstance(at, datetime):
+        ctx += cues.date_match(at, dates)
+    if via and via.startswith("answers "):
+        ctx += 1.5 * graph
+    return min(1.0, ctx)
+
+
+def session_support(scored: dict[str, dict[str, Any]]) -> dict[str, float]:
+    """Each conversation turn's session support in [0, 1].
+
+    The relevance of the best *other* turn of the same session among the candidates above the
+    relevance floor, divided by the best relevance of all of them: a turn whose conversation
+    keeps coming back to the query's subject outranks an isolated turn that only shares a word
+    with it. A turn alone in its session among the candidates gets 0.
+    """
+    per: dict[str, list[tuple[float, str]]] = {}
+    best = 0.0
+    for eid, c in scored.items():
+        sid = c["entry"].get("session_id")
+        if not c.get("relevant") or c.get("kind") == "chunk":
+            continue
+        best = max(best, c["relevance"])
+        if sid:
+            per.setdefault(sid, []).append((c["relevance"], eid))
+    if best <= 0:
+        return {}
+    tops = {sid: sorted(lst, reverse=True)[:2] for sid, lst in per.items()}
+    out: dict[str, float] = {}
+    for eid, c in scored.items():
+        top = tops.get(c["entry"].get("session_id") or "")
+        if not top or c.get("kind") == "chunk":
+            continue
+        other = next((rel for rel, tid in top if tid != eid), 0.0)
+        out[eid] = max(0.0, other) / best
+    return out

@@ -1,0 +1,66 @@
+"""Search signals and query handling that need no database: session support, time words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from recollect_graph.services.search.signals import session_support
+
+
+def _cand(session: str | None, relevance: float, *, relevant: bool = True) -> dict[str, Any]:
+    return {"entry": {"session_id": session}, "relevance": relevance, "relevant": relevant}
+
+
+def test_a_turn_is_supported_by_the_best_other_turn_of_its_session() -> None:
+    scored = {
+        "a1": _cand("a", 0.6),
+        "a2": _cand("a", 0.3),
+        "a3": _cand("a", 0.1),
+        "b1": _cand("b", 0.5),
+        "e": _cand(None, 0.4),
+    }
+    got = session_support(scored)
+    assert got["a1"] == 0.5  # a2's 0.3 relative to the best candidate (0.6)
+    assert got["a2"] == 1.0  # a1 is the best of all
+    assert got["a3"] == 1.0
+    assert got["b1"] == 0.0  # alone in its session
+    assert "e" not in got  # not a turn
+
+
+def test_turns_below_the_floor_and_chunks_give_no_support() -> None:
+    scored = {
+        "a1": _cand("a", 0.6),
+        "a2": _cand("a", 0.59, relevant=False),
+        "c": {**_cand("a", 0.7), "kind": "chunk"},
+    }
+    got = session_support(scored)
+    assert got["a1"] == 0.0
+    assert got["a2"] == 1.0  # it is supported by a1, though it lends nothing itself
+    assert "c" not in got
+    assert session_support({"x": _cand("a", 0.2, relevant=False)}) == {}
+
+
+def test_relative_time_words_are_no_keywords_and_short_times_are_windows() -> None:
+    from datetime import UTC, datetime
+
+    from recollect_graph.services.search.query_text import keyword_terms
+    from recollect_graph.services.search.signals import (
+        conversation_cues,
+        time_windows,
+        without_time_words,
+    )
+
+    asked = datetime(2023, 3, 28, 20, 0, tzinfo=UTC)
+    q = "What kitchen appliance did I buy 10 days ago?"
+    cues_ = conversation_cues(q, asked)
+    terms, _ = keyword_terms(q)
+    assert "days" in terms
+    assert without_time_words(terms, cues_) == ["kitchen", "appliance", "buy"]
+    (window,) = time_windows(cues_, 50)
+    assert window["start"] <= datetime(2023, 3, 15, tzinfo=UTC) < window["end"]
+    assert time_windows(cues_, 0) == []  # search_time_candidates=0: off
+    # a calendar date stays a keyword (a turn's description names its day); a year is too long
+    dated = conversation_cues("What did Caroline say in 2023 about May 8, 2023?", asked)
+    terms, _ = keyword_terms("What did Caroline say in 2023 about May 8, 2023?")
+    assert "2023" in without_time_words(terms, dated)
+    assert all((w["end"] - w["start"]).days <= 62 for w in time_windows(dated, 50))
