@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from recollect_graph.nlp import cues
+from recollect_graph.nlp.when import MONTHS, SEASONS, WEEKDAYS
 from recollect_graph.services.kernel.times import native
 
 _WORD = re.compile(r"[\w][\w.\-]*[\w]|\w", re.UNICODE)
@@ -24,6 +25,24 @@ _WORD = re.compile(r"[\w][\w.\-]*[\w]|\w", re.UNICODE)
 FLOOR_CONTEXT = 0.5
 #: A time the query names is a source of candidates when no longer than this ("in 2023" is not).
 MAX_TIME_WINDOW_DAYS = 62
+
+#: Words that make a time relative to the moment asked ("four weeks ago", "last weekend").
+_RELATIVE = frozenset(
+    [
+        "ago",
+        "last",
+        "past",
+        "previous",
+        "recent",
+        "recently",
+        "yesterday",
+        "today",
+        "tonight",
+        "earlier",
+    ]
+)
+#: Calendar names: months, weekdays, seasons (kept as keywords).
+_CALENDAR = frozenset(w.lower() for w in (*MONTHS, *WEEKDAYS, *SEASONS))
 
 _NAME = re.compile(r"\b[A-Z][a-z]{1,20}\b")
 #: The names a query mentions and the time windows it names (with their granularity).
@@ -46,16 +65,17 @@ def conversation_cues(query: str, moment: datetime) -> Cues:
 def without_time_words(terms: list[str], cues_: Cues) -> list[str]:
     """The full-text terms less the words of the relative times the query names.
 
-    "four weeks ago", "10 days ago", "last Saturday" are resolved into time windows (the context
+    "four weeks ago", "10 days ago", "last weekend" are resolved into time windows (the context
     signal and the candidates said then); as keywords they would match every turn that says "a
-    few weeks ago". Calendar dates stay: a turn's description carries the day it was said.
+    few weeks ago". Only a time counted from the moment asked (with "ago", "last", "past"...)
+    loses its words, and never a calendar name: "in June", "October 13, 2023" stay keywords (a
+    turn's description carries the day it was said, and a turn may name the month).
     """
-    said = {
-        word.lower()
-        for w, granularity in cues_[1]
-        if granularity == "window"
-        for word in _WORD.findall(w.expression)
-    }
+    said: set[str] = set()
+    for w, granularity in cues_[1]:
+        words = [x.lower() for x in _WORD.findall(w.expression)]
+        if granularity == "window" and _RELATIVE & set(words):
+            said.update(x for x in words if x not in _CALENDAR)
     return [t for t in terms if t not in said]
 
 
