@@ -34,7 +34,8 @@ CLAIM_EXCLUDE = ("parser", "lemmatizer")
 
 _PREFIX = re.compile(
     r"^(?:(?:(?:fix|feat|chore|build|docs|refactor|perf|test|ci|style)(?:\([\w-]+\))?!?:|"
-    r"so|now|also|currently|today|then|update|note|fyi|btw|heads up|as of \w+|"
+    r"so|now|also|currently|today|yesterday|then|update|note|fyi|btw|heads up|as of \w+|"
+    r"(?:last|this|next) (?:week|month|quarter|year|sprint|night|\w+day)|"
     r"from now on|going forward|since \w+(?: \w+)?|after \w+(?: \w+)?|ok|okay)[:,]?\s+)+"
 )
 _CLAUSE_SPLIT = re.compile(r";\s+|,\s+(?:and|but|so|while|whereas)\s+|\s+but\s+|\s+whereas\s+")

@@ -140,3 +140,10 @@ def test_extracted_claim_fields(extractor: ClaimExtractor) -> None:
         c.predicate.startswith("act:")
         for c in extractor.extract("The deploy script lives at scripts/deploy.sh")
     )
+
+
+def test_a_leading_time_is_no_part_of_the_subject(extractor: ClaimExtractor) -> None:
+    """ "Last week we replaced RabbitMQ with Kafka": the subject is "we", not "last week we"."""
+    claims = extractor.extract("Last week we replaced RabbitMQ with Kafka.")
+    assert claims and {c.subject_key for c in claims} == {"we"}
+    assert {c.object_key for c in claims} == {"rabbitmq", "kafka"}
