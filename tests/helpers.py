@@ -59,3 +59,32 @@ def stored_text(rg: Any, scope_id: str) -> str:
     return json.dumps(
         [{k: v for k, v in r["p"].items() if k != "embedding"} for r in rows], default=str
     )
+
+
+def candidate_params(vector: list[float], scope_id: str, **overrides: Any) -> dict[str, Any]:
+    """The parameters of the ``search/candidates`` statement: no filters, nothing named."""
+    from datetime import UTC, datetime
+
+    params: dict[str, Any] = {
+        "vector": vector,
+        "vector_unnamed": None,
+        "lucene": None,
+        "terms": [],
+        "names": [],
+        "k": 50,
+        "scope_clause": "",
+        "scope_id": scope_id,
+        "entry_types": None,
+        "tags": None,
+        "source_types": None,
+        "created_after": None,
+        "as_of": None,
+        "valid_at": None,
+        "kinds": None,
+        "time_windows": [],
+        "k_time": 0,
+        "include_superseded": False,
+        "include_deleted": False,
+        "now": datetime.now(UTC),
+    }
+    return {**params, **overrides}

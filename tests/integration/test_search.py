@@ -12,6 +12,7 @@ from recollect_graph import Recollect
 from recollect_graph.db.queries import cypher
 from recollect_graph.errors import InvalidInput
 from recollect_graph.services.search.hybrid import Search, lucene_query
+from tests.helpers import candidate_params
 
 CORPUS = [
     ("cache", "The response cache is disabled in production until the eviction bug is fixed"),
@@ -187,28 +188,9 @@ def test_search_uses_the_native_indexes(
     rg: Recollect, scope_id: str, corpus: dict[str, str]
 ) -> None:
     q = cypher("search/candidates")
-    params = {
-        "vector": rg.embedder.embed_one("cache"),
-        "vector_unnamed": None,
-        "lucene": "cache",
-        "terms": ["cache"],
-        "names": [],
-        "k": 50,
-        "scope_clause": "",
-        "scope_id": scope_id,
-        "entry_types": None,
-        "tags": None,
-        "source_types": None,
-        "created_after": None,
-        "as_of": None,
-        "valid_at": None,
-        "kinds": None,
-        "time_windows": [],
-        "k_time": 0,
-        "include_superseded": False,
-        "include_deleted": False,
-        "now": datetime.now(UTC),
-    }
+    params = candidate_params(
+        rg.embedder.embed_one("cache"), scope_id, lucene="cache", terms=["cache"]
+    )
     summary = rg.db.driver.execute_query(
         "PROFILE " + q.text, params, routing_=RoutingControl.READ
     ).summary

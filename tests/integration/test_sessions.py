@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 import pytest
 
@@ -12,6 +11,7 @@ from recollect_graph.errors import InvalidInput, SessionNotFound
 from recollect_graph.ids import turn_entry_id
 from recollect_graph.services.kernel import fulltext
 from recollect_graph.services.search.signals import conversation_cues, time_windows
+from tests.helpers import candidate_params
 
 T0 = datetime(2026, 3, 14, 9, 0, tzinfo=UTC)
 
@@ -229,27 +229,17 @@ def test_a_question_about_a_time_finds_what_was_said_then(rg: Recollect, scope_i
     q = "What was the significant business milestone I mentioned four weeks ago?"
     windows = time_windows(conversation_cues(q, asked), 50)
     assert windows and all(w["start"] <= asked - timedelta(days=27) < w["end"] for w in windows)
-    params: dict[str, Any] = {
-        "vector": rg.embedder.embed_one(q),
-        "vector_unnamed": None,
-        "lucene": "significant business milestone mentioned weeks",
-        "terms": ["significant", "business", "milestone", "mentioned", "weeks"],
-        "names": [],
-        "k": 10,
-        "scope_clause": fulltext.scope_clause(scope_id),
-        "scope_id": scope_id,
-        "entry_types": None,
-        "tags": None,
-        "source_types": None,
-        "created_after": None,
-        "as_of": None,
-        "valid_at": asked,
-        "kinds": None,
-        "k_time": 50,
-        "include_superseded": False,
-        "include_deleted": False,
-        "now": datetime.now(UTC),
-    }
+    params = candidate_params(
+        rg.embedder.embed_one(q),
+        scope_id,
+        lucene="significant business milestone mentioned weeks",
+        terms=["significant", "business", "milestone", "mentioned", "weeks"],
+        k=10,
+        scope_clause=fulltext.scope_clause(scope_id),
+        valid_at=asked,
+        k_time=50,
+    )
+    params.pop("time_windows")
 
     def candidates(time: list[dict[str, datetime]]) -> list[str]:
         rows = rg.db.read("search/candidates", **params, time_windows=time)
