@@ -63,9 +63,9 @@ _UNITS = _UNIT_WORDS | {"secs", "mins", "x", "%", "percent"}
 #: Heads that make a noun phrase an entity: a named part of a system, or a group of people.
 _NAMED_HEADS = COMPONENT_HEADS | GROUP_HEADS
 _NOT_IN_NAMES = ("PUNCT", "SYM", "X", "NUM", "VERB", "PART")
-#: A cloud region ("us-east-1", "eu-central"): a place.
 #: The on-call duty, unless it names a part of a system ("the on-call rotation": a noun phrase).
 _DUTY = re.compile(rf"\bon[- ]call\b(?!\s+(?:{'|'.join(sorted(COMPONENT_HEADS))})\b)", re.I)
+#: A cloud region ("us-east-1", "eu-central"): a place.
 _REGION = re.compile(
     r"\b(?:us|eu|ap|sa|ca|me|af|il|mx)-(?:gov-)?(?:east|west|north|south|central|northeast|"
     r"southeast|northwest|southwest)(?:-\d)?\b"

@@ -59,7 +59,12 @@ from recollect_graph.services.knowledge import lifecycle
 from recollect_graph.services.knowledge.access import Access
 from recollect_graph.services.knowledge.rows import entry_from_row
 from recollect_graph.services.search import kinds as hit_kinds
-from recollect_graph.services.search.query_text import keyword_terms, substance, without_names
+from recollect_graph.services.search.query_text import (
+    WORD,
+    keyword_terms,
+    substance,
+    without_names,
+)
 from recollect_graph.services.search.signals import (
     FLOOR_CONTEXT,
     Cues,
@@ -71,7 +76,6 @@ from recollect_graph.services.search.signals import (
 )
 from recollect_graph.settings import Settings
 
-_WORD = re.compile(r"[\w][\w.\-]*[\w]|\w", re.UNICODE)
 _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 RRF_K = 60
 #: The widest vector index window a search asks for when filters leave too few candidates.
@@ -82,7 +86,7 @@ MAX_ENTITY_FANOUT = 50
 
 def lucene_query(text: str) -> str | None:
     """A safe Lucene query for free text: its words, escaped, OR-ed (``None`` if no words)."""
-    words = [w.lower() for w in _WORD.findall(text)]
+    words = [w.lower() for w in WORD.findall(text)]
     words = [w for w in words if w not in ("and", "or", "not", "to")]
     if not words:
         return None
@@ -172,8 +176,8 @@ class Search:
         )
         now = now_utc()
         terms, names = keyword_terms(query)
-        moment = aware(valid_at, "valid_at") or aware(as_of, "as_of") or now
-        cues_ = conversation_cues(query, moment)
+        as_of_, valid_at_ = aware(as_of, "as_of"), aware(valid_at, "valid_at")
+        cues_ = conversation_cues(query, valid_at_ or as_of_ or now)
         terms = without_time_words(terms, cues_)
         unnamed_text = without_names(query, names)
         if unnamed_text:
@@ -192,15 +196,15 @@ class Search:
             "tags": list(tags) if tags else None,
             "source_types": list(source_types) if source_types else None,
             "created_after": aware(created_after, "created_after"),
-            "as_of": aware(as_of, "as_of"),
-            "valid_at": aware(valid_at, "valid_at"),
+            "as_of": as_of_,
+            "valid_at": valid_at_,
             "include_superseded": bool(include_superseded),
             "include_deleted": bool(include_deleted),
             "now": now,
             "kinds": entry_kinds,
+            "time_windows": time_windows(cues_, self.settings.search_time_candidates),
+            "k_time": self.settings.search_time_candidates,
         }
-        params["time_windows"] = time_windows(cues_, self.settings.search_time_candidates)
-        params["k_time"] = self.settings.search_time_candidates
         cands = self._candidates(params, limit) if entry_kinds != [] else []
         if cands and cands[0].get("unnamed"):
             vector = vector_unnamed or vector

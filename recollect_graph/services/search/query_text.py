@@ -22,12 +22,14 @@ from spacy.lang.en.stop_words import STOP_WORDS
 
 from recollect_graph.nlp.when import MONTHS, SEASONS, WEEKDAYS
 
-_WORD = re.compile(r"[\w][\w.\-]*[\w]|\w", re.UNICODE)
+#: A word of a query (kept whole across dots and hyphens: "v1.2", "on-call").
+WORD = re.compile(r"[\w][\w.\-]*[\w]|\w", re.UNICODE)
 _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
-_NAME = re.compile(r"\b[A-Z][a-z]{1,20}\b")
+#: A capitalised word: a name, unless it is a calendar name.
+NAME = re.compile(r"\b[A-Z][a-z]{1,20}\b")
 _NAME_POSSESSIVE = re.compile(r"\b([A-Z][a-z]{1,20})\b(?:'s\b)?")
-#: Capitalised words that are dates, not names.
-_CALENDAR = frozenset([*MONTHS, *WEEKDAYS, *SEASONS])
+#: Capitalised words that are dates, not names (months, weekdays, seasons; lower case).
+CALENDAR = frozenset([*MONTHS, *WEEKDAYS, *SEASONS])
 
 #: Function words dropped from the full-text query: spaCy's English stop words (question words,
 #: auxiliaries, pronouns, prepositions, vague verbs and quantifiers) and contraction fragments.
@@ -71,12 +73,12 @@ def keyword_terms(text: str) -> tuple[list[str], list[str]]:
         words), and the capitalised names among them, lower-cased. Search OR-s the terms, leaving
         out the names that are speakers in the scope.
     """
-    words = [w.lower() for w in _WORD.findall(text)]
+    words = [w.lower() for w in WORD.findall(text)]
     content = [w for w in words if w not in QUERY_STOP]
     if not content:
         content = [w for w in words if w not in ("and", "or", "not", "to")]
     terms = [_LUCENE_SPECIAL.sub(r"\\\1", w) for w in dict.fromkeys(content)]
-    names = sorted({n.lower() for n in _NAME.findall(text)} & set(terms) - _CALENDAR)
+    names = sorted({n.lower() for n in NAME.findall(text)} & set(terms) - CALENDAR)
     return terms, names
 
 

@@ -11,15 +11,13 @@
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 from typing import Any
 
 from recollect_graph.nlp import cues
-from recollect_graph.nlp.when import MONTHS, SEASONS, WEEKDAYS
 from recollect_graph.services.kernel.times import native
+from recollect_graph.services.search.query_text import CALENDAR, NAME, WORD
 
-_WORD = re.compile(r"[\w][\w.\-]*[\w]|\w", re.UNICODE)
 #: A conversation turn whose context signal reaches this (the query names its speaker or its
 #: date) passes the relevance floor: the question is about it.
 FLOOR_CONTEXT = 0.5
@@ -41,10 +39,6 @@ _RELATIVE = frozenset(
         "earlier",
     ]
 )
-#: Calendar names: months, weekdays, seasons (kept as keywords).
-_CALENDAR = frozenset(w.lower() for w in (*MONTHS, *WEEKDAYS, *SEASONS))
-
-_NAME = re.compile(r"\b[A-Z][a-z]{1,20}\b")
 #: The names a query mentions and the time windows it names (with their granularity).
 Cues = tuple[set[str], list[tuple[cues.TimeWindow, str]]]
 
@@ -56,7 +50,7 @@ def conversation_cues(query: str, moment: datetime) -> Cues:
     "last Saturday", "in March") resolved against ``moment`` (the search's ``valid_at`` or
     ``as_of``, else now), each a window of time.
     """
-    names = {n.lower() for n in _NAME.findall(query)} - cues.STOP
+    names = {n.lower() for n in NAME.findall(query)} - cues.STOP
     dates = list(cues.absolute_dates(query))
     dates += [(w, "window") for w in cues.time_windows(query, moment)]
     return names, dates
@@ -73,9 +67,9 @@ def without_time_words(terms: list[str], cues_: Cues) -> list[str]:
     """
     said: set[str] = set()
     for w, granularity in cues_[1]:
-        words = [x.lower() for x in _WORD.findall(w.expression)]
+        words = [x.lower() for x in WORD.findall(w.expression)]
         if granularity == "window" and _RELATIVE & set(words):
-            said.update(x for x in words if x not in _CALENDAR)
+            said.update(x for x in words if x not in CALENDAR)
     return [t for t in terms if t not in said]
 
 

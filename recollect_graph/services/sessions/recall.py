@@ -298,7 +298,9 @@ class Recall:
             d["markers"] = 1.0 - math.exp(-d.pop("markers_raw", 0.0))
             if windows:
                 d["time"] = cues.proximity(times[sid], windows) if sid in times else 0.0
-        best_factor = max((time_factor(d.get("time", 0.0)) for d in sig.values()), default=1.0)
+        best_factor = (
+            max((time_factor(d["time"]) for d in sig.values()), default=1.0) if windows else 1.0
+        )
         for sid, d in sig.items():
             score = sum(w * d.get(k, 0.0) for k, w in WEIGHTS.items()) / total_w
             if windows:
