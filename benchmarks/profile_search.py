@@ -40,9 +40,9 @@ def main() -> None:
         spent: dict[str, list[float]] = defaultdict(list)
         execute, embed = rg.db._execute, rg.embedder.embed
 
-        def timed_execute(name: str, params: dict[str, Any], mode: Any) -> Any:
+        def timed_execute(name: str, params: dict[str, Any], mode: Any, **kw: Any) -> Any:
             t = time.perf_counter()
-            out = execute(name, params, mode)
+            out = execute(name, params, mode, **kw)
             spent[name].append((time.perf_counter() - t) * 1000)
             return out
 

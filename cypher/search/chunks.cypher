@@ -7,7 +7,7 @@
 //   keyword-only hits), keyword the Lucene score (0 when not matched).
 // Params: $vector (list of floats), $lucene (string or null), $k (int), $scope_id (string), $as_of (datetime or null), $valid_at (datetime or null), $include_deleted (bool)
 // Returns: id, seq (chunk index in the document), text, heading, document_id, document_title,
-//   document_path, owner_id, created_at, semantic (float), keyword (float)
+//   document_path, owner_id, created_at (epoch milliseconds), semantic (float), keyword (float)
 CALL () {
   CALL db.index.vector.queryNodes('chunk_embedding', $k, $vector) YIELD node, score
   RETURN node AS c, 2 * score - 1 AS sem, 0.0 AS kw
@@ -25,6 +25,6 @@ WHERE d.scope_id = $scope_id
   AND ($valid_at IS NULL OR d.created_at <= $valid_at)
 RETURN c.id AS id, c.seq AS seq, c.text AS text, c.heading AS heading,
        d.id AS document_id, d.title AS document_title, d.path AS document_path,
-       d.owner_id AS owner_id, d.created_at AS created_at,
+       d.owner_id AS owner_id, d.created_at.epochMillis AS created_at,
        coalesce(sem, 2 * vector.similarity.cosine(c.embedding, $vector) - 1) AS semantic,
        coalesce(keyword, 0.0) AS keyword

@@ -8,7 +8,7 @@
 // Params: $vector (list of floats), $lucene (string or null), $k (int), $scope_id (string), $as_of (datetime or null), $valid_at (datetime or null), $include_deleted (bool)
 //   (Neo4j 2026+: Cypher 25 SEARCH filters the chunk vector index by scope.)
 // Returns: id, seq (chunk index in the document), text, heading, document_id, document_title,
-//   document_path, owner_id, created_at, semantic (float), keyword (float)
+//   document_path, owner_id, created_at (epoch milliseconds), semantic (float), keyword (float)
 CYPHER 25
 CALL () {
   MATCH (node:Chunk)
@@ -29,6 +29,6 @@ WHERE d.scope_id = $scope_id
   AND ($valid_at IS NULL OR d.created_at <= $valid_at)
 RETURN c.id AS id, c.seq AS seq, c.text AS text, c.heading AS heading,
        d.id AS document_id, d.title AS document_title, d.path AS document_path,
-       d.owner_id AS owner_id, d.created_at AS created_at,
+       d.owner_id AS owner_id, d.created_at.epochMillis AS created_at,
        coalesce(sem, 2 * vector.similarity.cosine(c.embedding, $vector) - 1) AS semantic,
        coalesce(keyword, 0.0) AS keyword

@@ -8,9 +8,9 @@
 //   The same scope and currency filters as candidates. Each neighbour gets the best
 //   seed relevance times its path factor, the relation it came by, and its cosine to the query.
 // Params: $seeds (list of maps: id, relevance), $hops (int), $vector (list of floats), $scope_id (string), $include_superseded (bool), $include_deleted (bool), $as_of (datetime or null), $valid_at (datetime or null), $kinds (list of 'entry'/'turn', or null: both), $now (datetime), $limit (int), $max_fanout (int)
-// Returns: id, created_at, last_accessed_at, half_life_days, access_count, emotional_valence,
+// Returns: id, created_at, last_accessed_at (epoch milliseconds), half_life_days, access_count, emotional_valence,
 //   confidence, pinned, score, graph (float), via (string), semantic (float), speaker (string or
-//   null), valid_from (datetime or null), session_id (string or null), length (int: characters
+//   null), valid_from (epoch milliseconds or null), session_id (string or null), length (int: characters
 //   of content)
 UNWIND $seeds AS seed
 MATCH (h:Entry {id: seed.id})
@@ -53,10 +53,11 @@ WHERE n.scope_id = $scope_id
            AND (n.valid_to IS NULL OR n.valid_to > coalesce($valid_at, $as_of, $now))))
 WITH n, g, via ORDER BY g DESC
 WITH n, collect(g)[0] AS graph, collect(via)[0] AS via
-RETURN n.id AS id, n.created_at AS created_at, n.last_accessed_at AS last_accessed_at,
+RETURN n.id AS id, n.created_at.epochMillis AS created_at,
+       n.last_accessed_at.epochMillis AS last_accessed_at,
        n.half_life_days AS half_life_days, n.access_count AS access_count,
        n.emotional_valence AS emotional_valence, n.confidence AS confidence, n.pinned AS pinned,
-       n.score AS score, graph, via, n.speaker AS speaker, n.valid_from AS valid_from,
+       n.score AS score, graph, via, n.speaker AS speaker, n.valid_from.epochMillis AS valid_from,
        n.session_id AS session_id,
        2 * vector.similarity.cosine(n.embedding, $vector) - 1 AS semantic, size(n.content) AS length
 ORDER BY graph DESC

@@ -253,7 +253,20 @@ class Db:
         """Run one named statement in its own retried write transaction."""
         return self._execute(name, params, RoutingControl.WRITE)
 
-    def _execute(self, name: str, params: Mapping[str, Any], route: RoutingControl) -> list[Row]:
+    def read_collected(self, name: str, column: str, /, **params: Any) -> list[Row]:
+        """Run a read-only named statement that returns one row holding a list of plain maps.
+
+        Statements that return hundreds of rows (search candidates) collect them into one list
+        of maps of plain values (no nodes, relationships or temporal values): the driver decodes
+        it in one piece, several times faster than as many records, and it is returned as it
+        came, not walked value by value.
+        """
+        rows = self._execute(name, params, RoutingControl.READ, raw=True)
+        return list(rows[0][column]) if rows else []
+
+    def _execute(
+        self, name: str, params: Mapping[str, Any], route: RoutingControl, *, raw: bool = False
+    ) -> list[Row]:
         chosen = name if name in self._c25_failed else self.statement_name(name)
         q = cypher(chosen)
         bound = _bind(q, params)
@@ -273,7 +286,9 @@ class Db:
                 # gives the same answers (filtered after the index); used from now on.
                 log.warning("%s: Neo4j SEARCH failed (%s); using its queryNodes form", name, e)
                 self._c25_failed.add(name)
-                return self._execute(name, params, route)
+                return self._execute(name, params, route, raw=raw)
+        if raw:
+            return [dict(zip(r.keys(), tuple.__iter__(r), strict=True)) for r in records]
         return [record_data(r) for r in records]
 
     def write_best_effort(
@@ -454,22 +469,38 @@ class _GraphValue(Exception):
     """A node, relationship or path: let the driver convert the record."""
 
 
+#: Values that need no walking: by far most of what a statement returns.
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+#: Graph values: a row holding one is converted by the driver's own ``Record.data()``.
+_GRAPH_TYPES = (neo4j.graph.Node, neo4j.graph.Relationship, neo4j.graph.Path)
+
+
 def _fast(v: Any) -> Any:
-    if isinstance(v, list):
-        if v and isinstance(v[0], float):
+    t = type(v)
+    if t in _SCALARS:
+        return v
+    if t is list:
+        if v and type(v[0]) is float:
             return v  # a vector: no need to walk 384 floats
-        return [_fast(x) for x in v]
-    if isinstance(v, dict):
-        return {k: _fast(x) for k, x in v.items()}
-    if isinstance(v, neo4j.graph.Node | neo4j.graph.Relationship | neo4j.graph.Path):
+        return [x if type(x) in _SCALARS else _fast(x) for x in v]
+    if t is dict:
+        return {k: x if type(x) in _SCALARS else _fast(x) for k, x in v.items()}
+    if isinstance(v, _GRAPH_TYPES):
         raise _GraphValue
     return v
 
 
 def record_data(record: neo4j.Record) -> Row:
-    """``record.data()``, without walking vectors element by element (10x faster on vectors)."""
+    """``record.data()``, without walking vectors element by element (10x faster on vectors).
+
+    A record is a tuple of its values: they are zipped with its keys directly, and only values
+    that are not plain scalars are looked at (a search reads hundreds of rows per call).
+    """
     try:
-        return {k: _fast(record[k]) for k in record.keys()}  # noqa: SIM118 (Record: keys())
+        return {
+            k: v if type(v) in _SCALARS else _fast(v)
+            for k, v in zip(record.keys(), tuple.__iter__(record), strict=True)
+        }
     except _GraphValue:
         return record.data()
 

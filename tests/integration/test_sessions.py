@@ -242,7 +242,7 @@ def test_a_question_about_a_time_finds_what_was_said_then(rg: Recollect, scope_i
     params.pop("time_windows")
 
     def candidates(time: list[dict[str, datetime]]) -> list[str]:
-        rows = rg.db.read("search/candidates", **params, time_windows=time)
+        rows = rg.db.read_collected("search/candidates", "rows", **params, time_windows=time)
         return [r["id"] for r in rows]
 
     said_then = turn_entry_id(scope_id, "chat", "said-then")

@@ -44,7 +44,9 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime
 from typing import Any
 
@@ -53,7 +55,14 @@ from recollect_graph.errors import InvalidInput
 from recollect_graph.models import Hit, Signals
 from recollect_graph.nlp.embedder import Embedder
 from recollect_graph.services.kernel import fulltext
-from recollect_graph.services.kernel.times import aware, native, now_utc
+from recollect_graph.services.kernel.times import (
+    ENTRY_TIMES,
+    aware,
+    epoch_fields,
+    from_epoch_us,
+    native,
+    now_utc,
+)
 from recollect_graph.services.kernel.validation import in_range, require_text
 from recollect_graph.services.knowledge import lifecycle
 from recollect_graph.services.knowledge.access import Access
@@ -78,6 +87,10 @@ from recollect_graph.settings import Settings
 
 _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 RRF_K = 60
+#: The times the search statements return as epoch milliseconds (see :func:`epoch_fields`).
+_TIMES = ("created_at", "last_accessed_at", "valid_from")
+#: Records fetched ahead beyond ``limit`` (the likeliest hits by relevance), next to the graph step.
+PREFETCH_EXTRA = 5
 #: The widest vector index window a search asks for when filters leave too few candidates.
 MAX_WINDOW = 4000
 #: Entities mentioned by more entries than this are hubs: sharing them says little.
@@ -107,11 +120,27 @@ class Search:
         settings: Fusion method, weights and candidate counts.
     """
 
+    #: Whether independent statements of one search run side by side (off: one after another).
+    overlap = True
+
     def __init__(self, db: Db, embedder: Embedder, settings: Settings) -> None:
         self.db = db
         self.embedder = embedder
         self.settings = settings
         self.access = Access(db)
+        self._pool: ThreadPoolExecutor | None = None
+        self._pool_lock = threading.Lock()
+
+    def _background(self) -> ThreadPoolExecutor:
+        """The thread that runs a search's independent statement next to the main one.
+
+        Neo4j runs each statement on one core, so two independent ones (the entry candidates and
+        the document chunks) answer in the time of the slower instead of the sum.
+        """
+        with self._pool_lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="rg-search")
+            return self._pool
 
     def search(
         self,
@@ -205,6 +234,11 @@ class Search:
             "time_windows": time_windows(cues_, self.settings.search_time_candidates),
             "k_time": self.settings.search_time_candidates,
         }
+        # The chunks need the query's vector: with no name left out of it (the usual case) it
+        # is known now, and their statement runs next to the candidates'.
+        early: Future[dict[str, dict[str, Any]]] | None = None
+        if self.overlap and want_chunks and vector_unnamed is None and entry_kinds != []:
+            early = self._background().submit(self._chunks, params, vector)
         cands = self._candidates(params, limit) if entry_kinds != [] else []
         if cands and cands[0].get("unnamed"):
             vector = vector_unnamed or vector
@@ -213,9 +247,13 @@ class Search:
             c["relevant"] = self.above_floor(c["semantic"], c["keyword"])
         graph: dict[str, tuple[float, str]] = {}
         relevant = [c for c in scored.values() if c["relevant"]]
+        prefetch: Future[dict[str, dict[str, Any]]] | None = None
         if hops > 0 and relevant:
             seeds = sorted(relevant, key=lambda c: -c["relevance"])[: max(limit, 5)]
-            for row in self.db.read(
+            if self.overlap:  # the full records of the likely hits, fetched next to the graph's
+                likely = [c["entry"]["id"] for c in seeds[: limit + PREFETCH_EXTRA]]
+                prefetch = self._background().submit(self._full, likely, scope_id)
+            for row in self._read_timed(
                 "search/expand",
                 seeds=[{"id": c["entry"]["id"], "relevance": c["relevance"]} for c in seeds],
                 hops=hops,
@@ -241,9 +279,20 @@ class Search:
                         "graph_only": True,
                         "relevant": False,
                     }
-        if want_chunks:
+        if early is not None:
+            scored.update(early.result())
+        elif want_chunks:
             scored.update(self._chunks(params, vector))
-        hits = self._fuse(scored, graph, now, min_score, limit, scope_id, cues_)
+        hits = self._fuse(
+            scored,
+            graph,
+            now,
+            min_score,
+            limit,
+            scope_id,
+            cues_,
+            prefetched=prefetch.result() if prefetch is not None else None,
+        )
         used = [h.entry.id for h in hits if h.kind != "chunk"]
         if touch and used:  # bookkeeping: a lock race drops it, never the search
             self.db.write_best_effort(
@@ -269,7 +318,7 @@ class Search:
 
     def _chunks(self, params: dict[str, Any], vector: list[float]) -> dict[str, dict[str, Any]]:
         """Document chunks scored like entries (keyword normalised among chunks)."""
-        rows = self.db.read(
+        rows = self._read_timed(
             "search/chunks",
             vector=vector,
             lucene=fulltext.in_scope(params["lucene"], params["scope_id"], "chunk_text"),
@@ -289,11 +338,29 @@ class Search:
         """Index candidates; widen the index window when filters leave too few."""
         k = self.settings.search_candidates
         while True:
-            rows = self.db.read("search/candidates", k=k, **params)
+            rows = epoch_fields(
+                self.db.read_collected("search/candidates", "rows", k=k, **params), *_TIMES
+            )
             window_full = not rows or int(rows[0]["window"]) >= k
             if len(rows) >= limit or not window_full or k >= MAX_WINDOW:
                 return rows
             k *= 4
+
+    def _read_timed(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
+        """A search statement's rows, its times (sent as epoch milliseconds) as datetimes."""
+        return epoch_fields(self.db.read(name, **params), *_TIMES)
+
+    def _full(self, ids: list[str], scope_id: str) -> dict[str, dict[str, Any]]:
+        """The hits' full records by id, their times exact (sent as epoch microseconds)."""
+        out: dict[str, dict[str, Any]] = {}
+        for r in self.db.read("search/hits", ids=ids, scope_id=scope_id):
+            entry = r["entry"]
+            for k in ENTRY_TIMES:
+                v = entry.get(k)
+                if v is not None:
+                    entry[k] = from_epoch_us(v)
+            out[entry["id"]] = entry
+        return out
 
     def _relevance(self, cands: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         best_kw = max((float(c["keyword"] or 0.0) for c in cands), default=0.0)
@@ -335,6 +402,8 @@ class Search:
         limit: int,
         scope_id: str,
         cues_: Cues = (set(), []),
+        *,
+        prefetched: dict[str, dict[str, Any]] | None = None,
     ) -> list[Hit]:
         """Final scores from slim rows; full records are fetched only for the hits returned."""
         s = self.settings
@@ -391,14 +460,10 @@ class Search:
         ranked.sort(key=lambda t: (-t[0], t[1]))
         top = [t for t in ranked if t[0] >= min_score][:limit]
         entry_ids = [t[1] for t in top if t[2].get("kind") != "chunk"]
-        full = (
-            {
-                r["entry"]["id"]: r["entry"]
-                for r in self.db.read("entries/get_many", ids=entry_ids, scope_id=scope_id)
-            }
-            if entry_ids
-            else {}
-        )
+        full = dict(prefetched or {})
+        missing = [i for i in entry_ids if i not in full]
+        if missing:  # hits the graph, a cue or the lifecycle lifted past the likely ones
+            full.update(self._full(missing, scope_id))
         hits: list[Hit] = []
         for score, eid, c, g, via, strength, quality, usage, ctx, brevity, sess in top:
             chunk = c.get("kind") == "chunk"
