@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from recollect_graph.services.search.hybrid import content_query
 from recollect_graph.services.search.query_text import keyword_terms, substance, without_names
 
 
@@ -49,3 +50,11 @@ def test_substance_is_full_from_200_characters_by_default() -> None:
     assert substance(200) == 1.0
     assert substance(100) == pytest.approx(0.699, abs=0.01)
     assert substance(20) == 0.0
+
+
+def test_a_memory_used_as_a_query_keeps_its_first_content_words_escaped() -> None:
+    text = "We moved from Sentry to Kubernetes because builds were too slow (peak-traffic)."
+    q = content_query(text, 4)
+    assert q == r"moved sentry kubernetes builds"  # stop words and "to" out, first four kept
+    assert content_query(text, 50) == r"moved sentry kubernetes builds slow peak\-traffic"
+    assert content_query("and or not to the", 8) is None

@@ -29,9 +29,11 @@ from recollect_graph.services.kernel import fulltext
 from recollect_graph.services.kernel.times import native, now_utc
 from recollect_graph.services.kernel.validation import require_text
 from recollect_graph.services.knowledge import footprint
-from recollect_graph.services.search.hybrid import lucene_query
+from recollect_graph.services.search.hybrid import content_query
 from recollect_graph.settings import Settings
 
+#: Content words of a memory its keyword side searches for (its first ones, stop words out).
+LINK_TERMS = 8
 WEIGHTS = {"semantic": 0.5, "keyword": 0.2, "entities": 0.2, "temporal": 0.1}
 _CAUSAL = re.compile(
     r"\b(because|caused|causes|led to|leads to|as a result|due to|so we|therefore|root cause|"
@@ -232,8 +234,9 @@ class LinkSuggester:
                 {
                     "id": eid,
                     "lucene": fulltext.in_scope(
-                        lucene_query(
-                            " ".join(str(x) for x in (m.get("title"), m.get("content")) if x)[:2000]
+                        content_query(
+                            " ".join(str(x) for x in (m.get("title"), m.get("content")) if x),
+                            LINK_TERMS,
                         ),
                         scope_id,
                     ),

@@ -69,6 +69,7 @@ from recollect_graph.services.knowledge.access import Access
 from recollect_graph.services.knowledge.rows import entry_from_row
 from recollect_graph.services.search import kinds as hit_kinds
 from recollect_graph.services.search.query_text import (
+    QUERY_STOP,
     WORD,
     keyword_terms,
     substance,
@@ -87,6 +88,8 @@ from recollect_graph.settings import Settings
 
 _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 RRF_K = 60
+#: Words Lucene reads as operators (and "to", of ranges), never searched for.
+_OPERATORS = frozenset({"and", "or", "not", "to"})
 #: The times the search statements return as epoch milliseconds (see :func:`epoch_fields`).
 _TIMES = ("created_at", "last_accessed_at", "valid_from")
 #: Records fetched ahead beyond ``limit`` (the likeliest hits by relevance), next to the graph step.
@@ -100,10 +103,24 @@ MAX_ENTITY_FANOUT = 50
 def lucene_query(text: str) -> str | None:
     """A safe Lucene query for free text: its words, escaped, OR-ed (``None`` if no words)."""
     words = [w.lower() for w in WORD.findall(text)]
-    words = [w for w in words if w not in ("and", "or", "not", "to")]
+    words = [w for w in words if w not in _OPERATORS]
     if not words:
         return None
     return " ".join(_LUCENE_SPECIAL.sub(r"\\\1", w) for w in dict.fromkeys(words))
+
+
+def content_query(text: str, max_terms: int) -> str | None:
+    """A safe Lucene query of a text's first ``max_terms`` distinct content words (OR-ed).
+
+    For a whole memory used as a query (link suggestion): stop words match nearly every entry
+    and only make Lucene score more of them, and each further word costs as much again (at 100k
+    entries 25 words took 22 ms, 8 words 13 ms).
+    """
+    words = [w.lower() for w in WORD.findall(text)]
+    kept = [w for w in dict.fromkeys(words) if w not in QUERY_STOP and w not in _OPERATORS]
+    if not kept:
+        return None
+    return " ".join(_LUCENE_SPECIAL.sub(r"\\\1", w) for w in kept[:max_terms])
 
 
 def usage_signal(access_count: int) -> float:
