@@ -1,7 +1,9 @@
 // Purpose: the exact state of some nodes: labels and every property, and every relationship
 //   touching them (type, both ends by key label, id and scope, and by element id, properties).
-//   What a destructive change compares before and after to record its undo.
-// Params: $eids (list of strings: element ids), $key_labels (list of strings)
+//   What a destructive change compares before and after to record its undo. With $props false
+//   the nodes come without their properties (a change that cannot alter them, such as the
+//   relationships of an import, or nodes the change itself created: only their keys count).
+// Params: $eids (list of strings: element ids), $key_labels (list of strings), $props (bool)
 // Returns: nodes (list of maps: eid, label, id, scope_id, labels, props), rels (list of maps: rid, type, start, end, a_eid, b_eid, props)
 MATCH (n) WHERE elementId(n) IN $eids
 WITH collect(n) AS ns
@@ -9,7 +11,7 @@ CALL (ns) {
   UNWIND ns AS n
   RETURN collect({eid: elementId(n), label: head([l IN labels(n) WHERE l IN $key_labels]),
                   id: n.id, scope_id: n.scope_id, labels: labels(n),
-                  props: properties(n)}) AS nodes
+                  props: CASE WHEN $props THEN properties(n) ELSE {} END}) AS nodes
 }
 CALL (ns) {
   UNWIND ns AS n

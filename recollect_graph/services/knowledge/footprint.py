@@ -48,6 +48,9 @@ class Capture:
         entries, entities, documents, topics: The seeds, by id.
         walk: Whether to walk from the seeds (False: only the seeds and their relationships,
             for changes that alter properties only, such as a soft delete).
+        node_props: Whether nodes are captured with their properties. False only for a
+            change that alters no node's properties or labels (an import's relationships):
+            its difference is then exact for relationships and node creations, and cheap.
     """
 
     def __init__(
@@ -60,10 +63,12 @@ class Capture:
         documents: Iterable[str] = (),
         topics: Iterable[str] = (),
         walk: bool = True,
+        node_props: bool = True,
     ) -> None:
         self.run = run
         self.scope_id = scope_id
         self.walk = walk
+        self.node_props = node_props
         self.eids: set[str] = set()
         self.nodes: dict[str, dict[str, Any]] = {}
         self.rels: dict[str, dict[str, Any]] = {}
@@ -99,8 +104,12 @@ class Capture:
         change wrote otherwise are not part of it: the caller records their ids, and undo
         deletes them with everything derived from them first.
         """
-        eids = self.eids | self.locate(keys)
-        after_nodes, after_rels = self._state(eids)
+        after_nodes, after_rels = self._state(self.eids)
+        # Nodes named by ``keys`` that were not there before were created by the change: only
+        # their keys and relationships count, so their properties (vectors) are not read back.
+        made, made_rels = self._state(self.locate(keys) - self.eids, props=False)
+        after_nodes.update(made)
+        after_rels.update(made_rels)
         return diff(self.nodes, self.rels, after_nodes, after_rels)
 
     def add_keys(self, keys: Iterable[tuple[str, str]]) -> None:
@@ -155,10 +164,17 @@ class Capture:
                     frontier.add(r["eid"])
         return found
 
-    def _state(self, eids: set[str]) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
+    def _state(
+        self, eids: set[str], *, props: bool = True
+    ) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
         if not eids:
             return {}, {}
-        row = self.run("changes/capture", eids=sorted(eids), key_labels=list(KEY_LABELS))[0]
+        row = self.run(
+            "changes/capture",
+            eids=sorted(eids),
+            key_labels=list(KEY_LABELS),
+            props=props and self.node_props,
+        )[0]
         nodes = {
             n["eid"]: {
                 "key": [n["label"], n["id"], n["scope_id"]],

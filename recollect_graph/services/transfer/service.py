@@ -313,9 +313,10 @@ class _Import:
         self.done = 0
         #: the one operation that undoes the import, and the difference of each batch so far
         self.operation_id: str | None = None
-        self.batches: list[dict[str, Any]] = []
+        #: each committed batch's difference, JSON-encoded once (the before-state joins them)
+        self.batches: list[str] = []
         self.pending: str | None = None
-        self.pending_batches: list[dict[str, Any]] | None = None
+        self.pending_batches: list[str] | None = None
 
     def new_id(self, key: str, old: str) -> str:
         """The id of a node in the target scope (a session keeps its id: its key is scoped)."""
@@ -416,7 +417,9 @@ class _Import:
         target = self.target
 
         def work(tx: Tx) -> tuple[int, int, int]:
-            capture = footprint.Capture(tx.run, target, walk=False)
+            # import_rels writes relationships only: the nodes at their ends keep their
+            # properties, so only their relationships are captured (not their vectors).
+            capture = footprint.Capture(tx.run, target, walk=False, node_props=False)
             capture.add_keys(
                 {(r[end]["label"], r[end]["id"]) for r in rows for end in ("start", "end")}
             )
@@ -440,8 +443,10 @@ class _Import:
         """
         if change is None:
             return
-        batches = [*self.batches, change]
-        before = json.dumps({"v": footprint.VERSION, "batches": batches})
+        # Each batch's difference is encoded once; the before-state is the encoded batches
+        # joined (re-encoding every batch so far for each new one made a large import quadratic).
+        batches = [*self.batches, json.dumps(change)]
+        before = f'{{"v": {json.dumps(footprint.VERSION)}, "batches": [{", ".join(batches)}]}}'
         if self.operation_id is None:
             op = str(uuid.uuid4())
             tx.run(
