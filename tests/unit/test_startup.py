@@ -56,3 +56,19 @@ def test_the_mcp_server_answers_tools_list_from_light_imports() -> None:
         "assert len(anyio.run(server.list_tools)) > 20\n"
     )
     assert _loaded_after(code) == []
+
+
+def test_the_search_path_loads_no_model_and_no_spacy() -> None:
+    """A search needs the driver and the ONNX embedder, not spaCy (nor torch through thinc)."""
+    loaded = _loaded_after("import recollect_graph.services.search.hybrid")
+    assert not {"torch", "spacy", "sentence_transformers", "transformers"} & set(loaded)
+
+
+def test_the_stop_words_are_spacys_own() -> None:
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    from recollect_graph.nlp.stopwords import _parse, english_stop_words
+
+    assert english_stop_words() == frozenset(STOP_WORDS)
+    assert {"what", "the", "n't", "\u2019s"} <= english_stop_words()
+    assert _parse("X = 1\n") is None  # a file of another layout: the caller imports spaCy

@@ -18,8 +18,7 @@ from __future__ import annotations
 import math
 import re
 
-from spacy.lang.en.stop_words import STOP_WORDS
-
+from recollect_graph.nlp.stopwords import english_stop_words
 from recollect_graph.nlp.when import MONTHS, SEASONS, WEEKDAYS
 
 #: A word of a query (kept whole across dots and hyphens: "v1.2", "on-call").
@@ -32,8 +31,9 @@ _NAME_POSSESSIVE = re.compile(r"\b([A-Z][a-z]{1,20})\b(?:'s\b)?")
 CALENDAR = frozenset([*MONTHS, *WEEKDAYS, *SEASONS])
 
 #: Function words dropped from the full-text query: spaCy's English stop words (question words,
-#: auxiliaries, pronouns, prepositions, vague verbs and quantifiers) and contraction fragments.
-QUERY_STOP = frozenset(STOP_WORDS) | frozenset(
+#: auxiliaries, pronouns, prepositions, vague verbs and quantifiers; read without importing
+#: spaCy, :mod:`recollect_graph.nlp.stopwords`) and contraction fragments.
+QUERY_STOP = english_stop_words() | frozenset(
     [
         "s",
         "t",
