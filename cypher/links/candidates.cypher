@@ -4,7 +4,10 @@
 //   shared entities and the entity union (for a Jaccard), and its creation time. Reads only;
 //   many memories per call, so a sweep costs one query per batch.
 // Params: $rows (list of maps: id, lucene (string or null)), $scope_id (string), $k (int)
-// Returns: source (string), id (string), title (string), content (string), created_at (datetime), semantic (float), keyword (float), shared (int), entity_union (int)
+// Returns: one row: rows (a list of maps, one per candidate, collected: it decodes in one piece),
+//   each with source (string), id (string), title (string), content (string), created_at (int:
+//   epoch microseconds, exact; no driver DateTime to build), semantic (float), keyword (float),
+//   shared (int), entity_union (int)
 UNWIND $rows AS row
 MATCH (m:Entry {id: row.id})
 WHERE m.scope_id = $scope_id AND m.embedding IS NOT NULL
@@ -23,8 +26,8 @@ OPTIONAL MATCH (m)-[:MENTIONS]->(ent:Entity)
 WITH m, c, sem, keyword, collect(ent) AS mine
 OPTIONAL MATCH (c)-[:MENTIONS]->(other:Entity)
 WITH m, c, sem, keyword, mine, collect(other) AS theirs
-RETURN m.id AS source, c.id AS id, c.title AS title, c.content AS content,
-       c.created_at AS created_at,
-       coalesce(sem, 2 * vector.similarity.cosine(m.embedding, c.embedding) - 1) AS semantic,
-       keyword, size([x IN theirs WHERE x IN mine]) AS shared,
-       size(mine) + size([x IN theirs WHERE NOT x IN mine]) AS entity_union
+RETURN collect({source: m.id, id: c.id, title: c.title, content: c.content,
+                created_at: c.created_at.epochSeconds * 1000000 + c.created_at.microsecond,
+                semantic: coalesce(sem, 2 * vector.similarity.cosine(m.embedding, c.embedding) - 1),
+                keyword: keyword, shared: size([x IN theirs WHERE x IN mine]),
+                entity_union: size(mine) + size([x IN theirs WHERE NOT x IN mine])}) AS rows

@@ -26,7 +26,7 @@ from recollect_graph.db.client import Db, Tx
 from recollect_graph.errors import EntryNotFound, InvalidInput
 from recollect_graph.nlp.conflicts import best, judge
 from recollect_graph.services.kernel import fulltext
-from recollect_graph.services.kernel.times import native, now_utc
+from recollect_graph.services.kernel.times import from_epoch_us, native, now_utc
 from recollect_graph.services.kernel.validation import require_text
 from recollect_graph.services.knowledge import footprint
 from recollect_graph.services.search.hybrid import content_query
@@ -228,8 +228,9 @@ class LinkSuggester:
         }
         if not entries:
             return {}
-        rows = self.db.read(
+        rows = self.db.read_collected(
             "links/candidates",
+            "rows",
             rows=[
                 {
                     "id": eid,
@@ -250,6 +251,7 @@ class LinkSuggester:
         )
         by_source: dict[str, list[dict[str, Any]]] = {eid: [] for eid in entries}
         for r in rows:
+            r["created_at"] = from_epoch_us(r["created_at"])
             by_source[r["source"]].append(r)
         claims = self._claims(list({*entries, *(r["id"] for r in rows)}))
         return {
