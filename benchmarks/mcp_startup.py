@@ -105,6 +105,23 @@ def import_floor(runs: int) -> dict[str, float]:
     }
 
 
+def store_env(settings: Any) -> dict[str, str]:
+    """The environment of a spawned ``recollect-graph`` that uses the benchmark's store."""
+    env = dict(os.environ)
+    env.update(
+        RECOLLECT_DATA_DIR=str(settings.data_dir),
+        RECOLLECT_CONFIG_DIR=str(settings.config_dir),
+        RECOLLECT_BOLT_PORT=str(settings.bolt_port),
+        RECOLLECT_HTTP_PORT=str(settings.http_port),
+        RECOLLECT_NEO4J_AUTH="false",
+        RECOLLECT_SCOPE=SCOPE,
+        RECOLLECT_OWNER="bench",
+        HF_HUB_OFFLINE="1",
+    )
+    env.pop("NEO4J_URI", None)
+    return env
+
+
 def _summary(runs: list[dict[str, float]]) -> dict[str, dict[str, float]]:
     return {
         k: {
@@ -131,18 +148,7 @@ def main() -> None:
             with Recollect.open(settings) as rg:
                 for fact in FACTS:
                     rg.remember(fact, scope_id=SCOPE, owner_id="bench")
-            env = dict(os.environ)
-            env.update(
-                RECOLLECT_DATA_DIR=str(settings.data_dir),
-                RECOLLECT_CONFIG_DIR=str(settings.config_dir),
-                RECOLLECT_BOLT_PORT=str(settings.bolt_port),
-                RECOLLECT_HTTP_PORT=str(settings.http_port),
-                RECOLLECT_NEO4J_AUTH="false",
-                RECOLLECT_SCOPE=SCOPE,
-                RECOLLECT_OWNER="bench",
-                HF_HUB_OFFLINE="1",
-            )
-            env.pop("NEO4J_URI", None)
+            env = store_env(settings)
             runs = []
             for i in range(args.runs):
                 runs.append(anyio.run(_one, env))
