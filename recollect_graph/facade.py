@@ -16,13 +16,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
-from typing import Any, Literal
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, Literal
 
 from recollect_graph.db.client import Db, Row
 from recollect_graph.db.schema import apply_schema, check_schema, reset_vector_indexes
 from recollect_graph.db.server import LocalServer, ensure_password
 from recollect_graph.errors import SchemaMismatch
-from recollect_graph.learners import LearnerRunner, LearnResult
 from recollect_graph.models import (
     Check,
     Edge,
@@ -65,10 +65,13 @@ from recollect_graph.services.memories.service import Memories
 from recollect_graph.services.search.hybrid import Search
 from recollect_graph.services.sessions.recall import Recall
 from recollect_graph.services.sessions.service import Sessions
-from recollect_graph.services.topics.service import Topics
 from recollect_graph.services.transfer.service import Transfer
 from recollect_graph.settings import Settings
 from recollect_graph.tables import Records
+
+if TYPE_CHECKING:  # loaded when first used: the learners and networkx (topics) cost ~0.2 s
+    from recollect_graph.learners import LearnerRunner, LearnResult
+    from recollect_graph.services.topics.service import Topics
 
 #: The public names: the facade and the types its handles and verbs take or give back, so that
 #: callers (the CLI, the MCP server, notebooks) annotate with them without importing services.
@@ -84,6 +87,15 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+
+def __getattr__(name: str) -> Any:
+    """``Topics`` stays importable from here (``__all__``) without loading it with the facade."""
+    if name == "Topics":
+        from recollect_graph.services.topics.service import Topics
+
+        return Topics
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def connect_db(
@@ -179,19 +191,31 @@ class Recollect:
         self.consolidation = Consolidation(self.knowledge, self.claims)
         self.searcher = Search(db, self.embedder, settings)
         self.memories = Memories(self.knowledge, self.searcher, settings)
-        self.learners = LearnerRunner(self.knowledge)
         self.sessions = Sessions(db, self.embedder)
         self.recaller = Recall(db, self.embedder)
         self.entity_extractor = EntityExtractor(self.spacy)
         self.documents = Documents(db, self.embedder, self.entity_extractor)
         self.entities = Entities(db)
-        self.topics = Topics(db, self.embedder)
         self.access = self.knowledge.access
         self.packer = ContextPack(db, self.embedder, self.searcher)
         store = settings.server_home / "data" if server is not None else None
         self.statistics = Stats(db, store_dir=store)
         self.scopes = Scopes(db)
         self.reembedder = Reembedder(db, self.embedder, self.sessions.index)
+
+    @cached_property
+    def learners(self) -> LearnerRunner:
+        """The learners' runner (a :class:`LearnerRunner`), imported when first used."""
+        from recollect_graph.learners import LearnerRunner
+
+        return LearnerRunner(self.knowledge)
+
+    @cached_property
+    def topics(self) -> Topics:
+        """Topic building and browsing (a :class:`Topics`), imported when first used."""
+        from recollect_graph.services.topics.service import Topics
+
+        return Topics(self.db, self.embedder)
 
     @property
     def transfer(self) -> Transfer:
