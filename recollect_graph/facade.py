@@ -695,7 +695,8 @@ class Recollect:
         )
 
     def close(self) -> None:
-        """Close the driver. The embedded server keeps running for the next caller."""
+        """Close the driver and search's worker threads. The embedded server keeps running."""
+        self.searcher.close()
         self.db.close()
 
     def __enter__(self) -> Recollect:

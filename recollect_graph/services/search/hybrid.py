@@ -159,6 +159,13 @@ class Search:
                 self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="rg-search")
             return self._pool
 
+    def close(self) -> None:
+        """Stop the worker threads of overlapped statements (a later search starts them again)."""
+        with self._pool_lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True)
+
     def search(
         self,
         query: str,
