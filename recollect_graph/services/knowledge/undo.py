@@ -324,17 +324,6 @@ def operation_from_row(op: Mapping[str, Any]) -> Operation:
     )
 
 
-_TEMPORAL_KEYS = (
-    "created_at",
-    "updated_at",
-    "last_accessed_at",
-    "valid_from",
-    "valid_to",
-    "retired_at",
-    "soft_deleted_at",
-)
-
-
 def _was_turn(before: Mapping[str, Any], props: Mapping[str, Any]) -> bool:
     """Whether a forgotten entry was a conversation turn (older records keep no labels)."""
     labels = before.get("labels")
