@@ -5,7 +5,6 @@ Each writes an ``Operation`` node with the before-state in the same transaction 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -254,7 +253,7 @@ class History:
             op = rows[0]["op"]
             if op.get("undone_at") is not None:
                 raise InvalidInput(f"operation {operation_id} was already undone")
-            before = json.loads(op["before"])
+            before = footprint.recorded_before(op)
             if footprint.is_exact(before):
                 for eid in before.get("created_entries") or []:
                     changesets.delete_entry(tx.run, eid, now)

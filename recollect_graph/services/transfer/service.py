@@ -313,10 +313,10 @@ class _Import:
         self.done = 0
         #: the one operation that undoes the import, and the difference of each batch so far
         self.operation_id: str | None = None
-        #: each committed batch's difference, JSON-encoded once (the before-state joins them)
-        self.batches: list[str] = []
+        #: parts (batch differences) of the operation committed so far, and in the open batch
+        self.parts = 0
         self.pending: str | None = None
-        self.pending_batches: list[str] | None = None
+        self.pending_parts: int | None = None
 
     def new_id(self, key: str, old: str) -> str:
         """The id of a node in the target scope (a session keeps its id: its key is scoped)."""
@@ -437,16 +437,13 @@ class _Import:
     def _log(self, tx: Tx, change: dict[str, Any] | None) -> None:
         """Record a batch's difference in the import's one operation, in the batch's transaction.
 
-        The first batch that changes anything writes the operation; each later one rewrites its
-        before-state with every batch so far, so the operation always undoes exactly what has
-        been committed (a crashed import is undone as far as it got).
+        The first batch that changes anything writes the operation; each batch adds its own
+        difference as one more part of it (:data:`footprint.PART_PREFIX`), so the operation
+        always undoes exactly what has been committed (a crashed import is undone as far as it
+        got), and each batch writes only what it changed.
         """
         if change is None:
             return
-        # Each batch's difference is encoded once; the before-state is the encoded batches
-        # joined (re-encoding every batch so far for each new one made a large import quadratic).
-        batches = [*self.batches, json.dumps(change)]
-        before = f'{{"v": {json.dumps(footprint.VERSION)}, "batches": [{", ".join(batches)}]}}'
         if self.operation_id is None:
             op = str(uuid.uuid4())
             tx.run(
@@ -458,19 +455,24 @@ class _Import:
                 now=now_utc(),
                 entry_ids=[],
                 reason=f"import of scope {self.source} into {self.target}",
-                before=before,
+                before=json.dumps({"v": footprint.VERSION, "parts": footprint.PART_PREFIX}),
             )
             self.pending = op
         else:
-            tx.run("operations/set_before", id=self.operation_id, before=before)
             self.pending = self.operation_id
-        self.pending_batches = batches
+        number = self.parts + 1
+        tx.run(
+            "operations/add_part",
+            id=self.pending,
+            part={footprint.part_key(number): json.dumps(change)},
+        )
+        self.pending_parts = number
 
     def _committed(self) -> None:
-        if self.pending_batches is not None:
+        if self.pending_parts is not None:
             self.operation_id = self.pending
-            self.batches = self.pending_batches
-            self.pending_batches = None
+            self.parts = self.pending_parts
+            self.pending_parts = None
 
     def _tick(self, n: int) -> None:
         self._committed()
