@@ -26,13 +26,19 @@ def from_epoch_ms(v: Any) -> Any:
     return v
 
 
-def epoch_fields(rows: list[dict[str, Any]], *keys: str) -> list[dict[str, Any]]:
-    """``rows`` with each of ``keys`` turned from epoch milliseconds into datetimes (in place)."""
+def epoch_fields(
+    rows: list[dict[str, Any]], *keys: str, micro: bool = False
+) -> list[dict[str, Any]]:
+    """``rows`` with each of ``keys`` turned from epoch times into datetimes, in place.
+
+    Milliseconds (:func:`from_epoch_ms`), or microseconds with ``micro`` (:func:`from_epoch_us`).
+    """
+    convert = from_epoch_us if micro else from_epoch_ms
     for row in rows:
         for k in keys:
             v = row.get(k)
             if v is not None:
-                row[k] = from_epoch_ms(v)
+                row[k] = convert(v)
     return rows
 
 

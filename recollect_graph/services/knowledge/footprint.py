@@ -34,7 +34,7 @@ VERSION = 2
 #: property, named this prefix and the batch's number (``before_part_000001``...): its
 #: ``before`` then says ``{"v": 2, "parts": PART_PREFIX}``. Rewriting one growing before-state
 #: per batch cost the transaction log the whole record every batch (2.6 GB of logs for a 100k
-#: import; a 1M import filled the disk).
+#: import, quadratic in its size; the likely cause of a 1M import that failed at ~400k).
 PART_PREFIX = "before_part_"
 #: Labels the walk goes through: what belongs to the node it hangs off (a claim to its entry, a
 #: relation to its evidence, a chunk to its document), so their own neighbours may change too.

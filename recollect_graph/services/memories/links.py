@@ -26,7 +26,7 @@ from recollect_graph.db.client import Db, Tx
 from recollect_graph.errors import EntryNotFound, InvalidInput
 from recollect_graph.nlp.conflicts import best, judge
 from recollect_graph.services.kernel import fulltext
-from recollect_graph.services.kernel.times import from_epoch_us, native, now_utc
+from recollect_graph.services.kernel.times import epoch_fields, native, now_utc
 from recollect_graph.services.kernel.validation import require_text
 from recollect_graph.services.knowledge import footprint
 from recollect_graph.services.search.hybrid import content_query
@@ -250,8 +250,7 @@ class LinkSuggester:
             k=max(50, top_k * 4) if self.db.filtered_vectors else max(100, top_k * 10),
         )
         by_source: dict[str, list[dict[str, Any]]] = {eid: [] for eid in entries}
-        for r in rows:
-            r["created_at"] = from_epoch_us(r["created_at"])
+        for r in epoch_fields(rows, "created_at", micro=True):
             by_source[r["source"]].append(r)
         claims = self._claims(list({*entries, *(r["id"] for r in rows)}))
         return {

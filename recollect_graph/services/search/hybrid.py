@@ -59,7 +59,6 @@ from recollect_graph.services.kernel.times import (
     ENTRY_TIMES,
     aware,
     epoch_fields,
-    from_epoch_us,
     native,
     now_utc,
 )
@@ -376,15 +375,8 @@ class Search:
 
     def _full(self, ids: list[str], scope_id: str) -> dict[str, dict[str, Any]]:
         """The hits' full records by id, their times exact (sent as epoch microseconds)."""
-        out: dict[str, dict[str, Any]] = {}
-        for r in self.db.read("search/hits", ids=ids, scope_id=scope_id):
-            entry = r["entry"]
-            for k in ENTRY_TIMES:
-                v = entry.get(k)
-                if v is not None:
-                    entry[k] = from_epoch_us(v)
-            out[entry["id"]] = entry
-        return out
+        entries = [r["entry"] for r in self.db.read("search/hits", ids=ids, scope_id=scope_id)]
+        return {e["id"]: e for e in epoch_fields(entries, *ENTRY_TIMES, micro=True)}
 
     def _relevance(self, cands: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         best_kw = max((float(c["keyword"] or 0.0) for c in cands), default=0.0)
