@@ -27,9 +27,11 @@ def bench_server(
 
     ``neo4j_version`` (default ``RECOLLECT_NEO4J_VERSION``, else the embedded default) picks the
     Neo4j, e.g. ``5.26.30`` for the LTS fallback. The server watches this process, so an
-    interrupted benchmark leaves no JVM behind.
+    interrupted benchmark leaves no JVM behind. With ``RECOLLECT_BENCH_KEEP=1`` the directory
+    (the store and the server's logs) is kept and its path printed, to diagnose a failed run.
     """
-    with tempfile.TemporaryDirectory(prefix="rg-bench-") as tmp:
+    keep = os.environ.get("RECOLLECT_BENCH_KEEP") == "1"
+    with _bench_dir(keep) as tmp:
         settings = Settings.from_env(
             environ={},
             data_dir=Path(tmp) / "data",
@@ -48,3 +50,15 @@ def bench_server(
             yield settings, server, status
         finally:
             server.stop()
+            if keep:
+                print(f"kept the benchmark's store and logs in {tmp}", file=sys.stderr)
+
+
+@contextlib.contextmanager
+def _bench_dir(keep: bool) -> Iterator[str]:
+    """A temporary directory, removed afterwards unless ``keep``."""
+    if keep:
+        yield tempfile.mkdtemp(prefix="rg-bench-keep-")
+        return
+    with tempfile.TemporaryDirectory(prefix="rg-bench-") as tmp:
+        yield tmp
