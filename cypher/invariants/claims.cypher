@@ -1,5 +1,5 @@
 // Purpose: claims whose entry is gone or is not the one entry that ASSERTS them (same id, same
-//   scope), and claims about no entity.
+//   scope), and claims about an entity (entity_id set) with no ABOUT edge.
 // Params: $scope_id (string or null: every scope), $limit (int)
 // Returns: id (string), scope_id (string or null), entry_id (string or null), asserted_by (list of strings), problems (list of strings)
 MATCH (c:Claim)
@@ -13,7 +13,8 @@ WITH c, asserters, [p IN [
          THEN 'entry_id is not the asserting entry' END,
     CASE WHEN size(asserters) = 1 AND NOT coalesce(asserters[0].scope_id = c.scope_id, false)
          THEN 'scope differs from its entry' END,
-    CASE WHEN NOT EXISTS { (c)-[:ABOUT]->(:Entity) } THEN 'about no entity' END
+    CASE WHEN c.entity_id IS NOT NULL AND NOT EXISTS { (c)-[:ABOUT]->(:Entity) }
+         THEN 'about no entity' END
   ] WHERE p IS NOT NULL] AS problems
 WHERE size(problems) > 0
 RETURN c.id AS id, c.scope_id AS scope_id, c.entry_id AS entry_id,

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Any
 
+from recollect_graph.nlp.about import claim_about
 from recollect_graph.nlp.claim_lexicon import GENERIC_SUBJECTS
 from recollect_graph.nlp.frames import Claim, frames
 from recollect_graph.nlp.slots import slot_frames
@@ -93,6 +94,7 @@ class ClaimExtractor:
                             if not dates or c.predicate.startswith("slot:")
                             else _with_time(c, dates[0])
                         )
+                        c2 = _with_about(c2, sent)
                         if c2 not in found:
                             found.append(c2)
             out.append(found)
@@ -130,6 +132,13 @@ _COMMON = frozenset({"billing", "checkout", "auth", "search", "deploy", "release
 
 def _with_time(c: Claim, when: str) -> Claim:
     return Claim(**{**asdict(c), "time": when})
+
+
+def _with_about(c: Claim, sent: Any) -> Claim:
+    found = claim_about(sent, c.subject, c.subject_type)
+    if found is None:
+        return c
+    return replace(c, about=found[0], about_type=found[1])
 
 
 def _clauses(sentence: str) -> Iterator[str]:

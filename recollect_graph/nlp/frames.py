@@ -41,6 +41,12 @@ class Claim:
     modality: str | None = None
     time: str | None = None
     subject_type: str = "thing"
+    #: The entity the claim is about: the name-like noun phrase that heads its subject in the
+    #: sentence ("billing service" for "the billing service writes to ..."), None when the subject
+    #: is a pronoun or no noun phrase (then the claim is about no entity).
+    about: str | None = None
+    #: That entity's type, in the entity extractor's vocabulary (person, tool, concept, ...).
+    about_type: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """As a plain dict (for the graph)."""

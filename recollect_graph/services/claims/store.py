@@ -18,6 +18,7 @@ from recollect_graph import ids
 from recollect_graph.errors import ContradictionFound
 from recollect_graph.nlp.claims import Claim
 from recollect_graph.nlp.conflicts import PRIORITY, Verdict, best, judge
+from recollect_graph.nlp.entities import normalize
 from recollect_graph.services.kernel.times import native
 from recollect_graph.services.knowledge.changesets import Run, supersede
 
@@ -47,12 +48,19 @@ def indexable(claim: Claim) -> Claim:
 
 
 def claim_rows(entry_id: str, scope_id: str, claims: Sequence[Claim]) -> dict[str, Any]:
-    """The ``claims/upsert`` row of one entry (stable claim and entity ids)."""
+    """The ``claims/upsert`` row of one entry (stable claim and entity ids).
+
+    A claim's entity is the one it is :attr:`~recollect_graph.nlp.frames.Claim.about`, keyed by
+    the entity extractor's ``normalize`` so that documents and entries meet on it; a claim about
+    no name-like noun phrase gets ``entity_id`` None and no entity.
+    """
     out = []
     for i, c in enumerate(indexable(c) for c in claims):
         d = c.to_dict()
         d["id"] = ids.claim_id(entry_id, i, c.predicate, c.subject_key, c.object_key, c.polarity)
-        d["entity_id"] = ids.entity_id(scope_id, c.subject_key)
+        key = normalize(c.about) if c.about else ""
+        d["about_key"] = key or None
+        d["entity_id"] = ids.entity_id(scope_id, key) if key else None
         out.append(d)
     return {"entry_id": entry_id, "claims": out}
 

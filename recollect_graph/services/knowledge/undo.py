@@ -195,7 +195,9 @@ class History:
             capture = footprint.Capture(tx.run, scope_id, entries=[entry_id])
             rows = claim_rows(entry_id, scope_id, claims) if claims else None
             keys = [("Claim", c["id"]) for c in (rows or {}).get("claims", [])]
-            keys += [("Entity", c["entity_id"]) for c in (rows or {}).get("claims", [])]
+            keys += [
+                ("Entity", c["entity_id"]) for c in (rows or {}).get("claims", []) if c["entity_id"]
+            ]
             created = footprint.absent(tx.run, scope_id, keys)
             tx.run("claims/retract", id=entry_id)
             tx.run("claims/retract_relations", id=entry_id)
