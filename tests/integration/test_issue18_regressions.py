@@ -279,6 +279,34 @@ def test_document_entities_and_relations_of_engineering_notes(rg: Recollect, sco
     assert ("replace", "rabbitmq") in relations("kafka")
 
 
+def test_remembered_claims_and_documents_meet_on_one_entity_and_no_fragment_is_one(
+    rg: Recollect, scope_id: str
+) -> None:
+    rg.remember(
+        "The billing service writes to PostgreSQL 15 and depends on Redis.",
+        scope_id=scope_id,
+        owner_id="kai",
+    )
+    rg.remember("Last week we replaced RabbitMQ with Kafka.", scope_id=scope_id, owner_id="kai")
+    rg.documents.ingest("Billing notes", NOTES, owner_id="kai", scope_id=scope_id)
+    rows = rg.query(
+        "MATCH (e:Entity {scope_id: $s}) "
+        "RETURN e.normalized_name AS n, e.name AS name, "
+        "EXISTS { (e)<-[:ABOUT]-(:Claim) } AS claimed, "
+        "EXISTS { (e)<-[:MENTIONS]-(:Chunk) } AS in_doc",
+        {"s": scope_id},
+    )
+    by_key: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        by_key.setdefault(r["n"], []).append(r)
+    # one "billing service", which both the remembered claims and the document's chunks reach
+    assert [(r["claimed"], r["in_doc"]) for r in by_key["billing service"]] == [(True, True)]
+    claimed = {r["n"] for r in rows if r["claimed"]}
+    assert "we" not in claimed  # "we replaced RabbitMQ": about no entity
+    assert all(len(n.split()) <= 5 for n in claimed), claimed  # no statement-long names
+    assert not rg.check_invariants(scope_id).get("claims")
+
+
 # -- topics: labels and digests --------------------------------------------------------------
 CYPHER = [
     "Pass the id as a parameter instead of pasting it into the\nCypher text, so the plan cache "
