@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from recollect_graph.nlp.claim_lexicon import ALIASES, CATEGORY_OF
@@ -25,6 +25,8 @@ from recollect_graph.nlp.gazetteer import (
     COMPONENT_HEADS,
     GENERIC_ACRONYMS,
     GROUP_HEADS,
+    HUMAN_VERBS,
+    KIN_WORDS,
     TIME_WORDS,
     TOOL_NAMES,
 )
@@ -72,7 +74,10 @@ _REGION = re.compile(
 )
 #: Ticket, severity and instance numbers ("sev-2", "INC-2291", "replica-2"): no entities.
 _NUMBERED = re.compile(r"^[A-Za-z]+-\d+$")
+#: A number with a short suffix ("502s", "3x", "10k").
+_COUNT = re.compile(r"^\d[\d.,]*[a-z]{0,2}$")
 _SUBJ = {"nsubj", "nsubjpass"}
+_RELATIVE = {"who", "which", "that"}
 _OBJ = {"dobj", "attr", "oprd"}
 MAX_WORDS = 5
 SNIPPET_CHARS = 200
@@ -89,7 +94,7 @@ NOT_ENTITIES = frozenset({
     "we", "i", "you", "they", "he", "she", "it", "us", "them", "me", "our", "everyone", "someone",
     "json", "yaml", "csv", "xml", "html", "url", "api", "id", "ids", "todo", "fyi", "btw", "ok",
     "eta", "tl;dr",
-}) | _UNIT_WORDS | GENERIC_ACRONYMS | TIME_WORDS  # fmt: skip
+}) | _UNIT_WORDS | GENERIC_ACRONYMS | TIME_WORDS | KIN_WORDS  # fmt: skip
 #: A code span that can name a product: one word, no path, assignment, key or variable syntax.
 _CODE_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9+-]*[A-Za-z0-9+]$")
 
@@ -220,6 +225,8 @@ def _spans(doc: Any) -> list[_Span]:
             return
         if key in NOT_ENTITIES or key.startswith("-") or name.strip().startswith("-"):
             return  # pronouns, units, formats and CLI flags are not entities
+        if _NUMBERED.match(key) or _COUNT.match(key):
+            return  # "SEV-3", "INC-2291", "502s": numbers, not names
         taken.update(range(start, end))
         spans.append(_Span(start, end, key, name.strip(_STRIP), etype, speaker))
 
@@ -246,7 +253,7 @@ def _spans(doc: Any) -> list[_Span]:
             and tok.i + 1 < len(doc)
             and doc[tok.i + 1].text == ":"
             and tok.text.istitle()
-            and tok.pos_ in ("PROPN", "NOUN")
+            and (tok.pos_ == "PROPN" or tok.ent_type_ == "PERSON")  # "Summary:" is a heading
         ):
             add(tok.i, tok.i + 1, tok.text, "person", speaker=True)
     chunks = list(doc.noun_chunks)
@@ -272,10 +279,14 @@ def _spans(doc: Any) -> list[_Span]:
         if etype and not any(c in ent.text for c in "_/=\\"):
             start, end = ent.start, ent.end
             if etype == "person":
-                if not all(t.text[:1].isupper() for t in ent):
-                    continue  # a person's name is capitalised
+                if not all(t.text[:1].isupper() for t in ent if not t.is_punct):
+                    continue  # a person's name is capitalised ("Bankole-Smith" too)
                 while start > 0 and _name_part(doc[start - 1]):
                     start -= 1  # full names stay whole: "Ana Souza", not "Souza"
+                while start < end and doc[start].lower_ in KIN_WORDS:
+                    start += 1  # "Grandpa Arjun": the role is no part of the name
+                if start == end:
+                    continue
                 end = _name_end(doc, end)
                 if end - start == 1 and len([t for t in ent.sent if not t.is_space]) <= 3:
                     continue  # a one-word heading or label ("Summary."), not a person
@@ -294,11 +305,60 @@ def _spans(doc: Any) -> list[_Span]:
     for tok in doc:  # names the tagger missed: PostgreSQL, pgBackRest, Neo4j, Backblaze B2
         if _looks_like_name(tok):
             end = _name_end(doc, tok.i + 1, acronyms=True, most=3)
+            if end == tok.i + 1 and _first_name_before(tok, taken):
+                add(tok.i - 1, end, doc[tok.i - 1 : end].text, "person")  # "Kwame Asante owns"
+                continue
             inner = tok.text[1:]
             mixed = any(c.isupper() or c.isdigit() for c in inner) or end > tok.i + 1
             add(tok.i, end, doc[tok.i : end].text, "tool" if mixed else "concept")
     spans.sort(key=lambda s: s.start)
-    return _same_person(spans, parts)
+    spans = _people(doc, spans)
+    return _same_person(spans, _name_parts(spans))
+
+
+def _first_name_before(tok: Any, taken: set[int]) -> bool:
+    """``tok`` is a surname whose first name starts the sentence ("Kwame Asante owns ...").
+
+    The capital of a sentence's first word says nothing, so the name-shape rules skip it; a
+    capitalised proper noun there, right before a capitalised word, is a first name.
+    """
+    if not tok.i or not (tok.text.istitle() and tok.is_alpha):
+        return False
+    prev = tok.doc[tok.i - 1]
+    return (
+        prev.i not in taken
+        and _starts_sentence(prev)
+        and prev.pos_ == "PROPN"
+        and prev.text.istitle()
+        and prev.is_alpha
+        and not {prev.lower_, tok.lower_} & (TECHNOLOGIES | NOT_ENTITIES | _LEADING)
+    )
+
+
+def _people(doc: Any, spans: list[_Span]) -> list[_Span]:
+    """Names the NER typed as organisations or places that their sentence shows are people.
+
+    A written name (capitalised words, no known technology) after a family or social role ("my
+    aunt Nkechi Obi-Adeyemi"), before ", who" ("Oisín, who has worked at Monzo"), or as the
+    subject of a verb only people do ("Adebayo ported it", "Oisín grew up in Galway") is a
+    person, and so is every other mention of that name in the text.
+    """
+    people = set()
+    for s in spans:
+        if s.entity_type == "person" or s.key in TECHNOLOGIES:
+            continue
+        toks = doc[s.start : s.end]
+        if not all(t.text[:1].isupper() for t in toks if t.is_alpha):
+            continue
+        last = toks[-1]
+        after = [t.lower_ for t in doc[s.end : s.end + 2]]
+        if (
+            (s.start > 0 and doc[s.start - 1].lower_ in KIN_WORDS)
+            or after in ([",", "who"], [",", "whose"])
+            or (last.dep_ == "nsubj" and last.head.lemma_.lower() in HUMAN_VERBS)
+        ):
+            people.add(s.key)
+    return [replace(s, entity_type="person") if s.key in people else s for s in spans]
 
 
 def _name_parts(spans: list[_Span]) -> set[str]:
@@ -319,7 +379,9 @@ def _same_person(spans: list[_Span], parts: set[str]) -> list[_Span]:
 def _name_part(tok: Any, *, acronyms: bool = False) -> bool:
     """A capitalised proper noun that continues a name ("Souza" after "Ana"; not "Feb")."""
     low = tok.lower_
-    if low in TIME_WORDS or low in _LEADING or (not acronyms and low in GENERIC_ACRONYMS):
+    if low in TIME_WORDS or low in _LEADING or low in KIN_WORDS:
+        return False
+    if not acronyms and low in GENERIC_ACRONYMS:
         return False
     text = tok.text
     if not text[:1].isupper():
@@ -344,6 +406,12 @@ def _name_end(doc: Any, end: int, *, acronyms: bool = False, most: int = 4) -> i
             doc[end].lower_ in _CONNECTORS
             and end + 1 < len(doc)
             and _name_part(doc[end + 1], acronyms=acronyms)
+        ) or (  # a double-barrelled name: "Bankole-Smith", "Obi-Adeyemi"
+            doc[end].text == "-"
+            and not doc[end - 1].whitespace_
+            and not doc[end].whitespace_
+            and end + 1 < len(doc)
+            and _name_part(doc[end + 1])
         ):
             end += 2
         else:
@@ -397,6 +465,8 @@ def _svo(doc: Any, by_token: dict[int, _Span]) -> Iterable[tuple[_Span, str, _Sp
         if tok.pos_ not in ("VERB", "AUX") or tok.dep_ in ("aux", "auxpass"):
             continue
         subjects = [s for c in tok.children if c.dep_ in _SUBJ for s in _with_conj(c)]
+        if tok.dep_ == "relcl" and any(s.lower_ in _RELATIVE for s in subjects):
+            subjects = _with_conj(tok.head)  # "Aleksandra, who works at Allegro": Aleksandra
         if not subjects and tok.dep_ == "conj":  # "X writes to A and depends on B"
             subjects = [s for c in tok.head.children if c.dep_ in _SUBJ for s in _with_conj(c)]
         replaced = _replacement(tok, by_token)
@@ -406,7 +476,8 @@ def _svo(doc: Any, by_token: dict[int, _Span]) -> Iterable[tuple[_Span, str, _Sp
         if not subjects:
             continue
         negated = any(c.dep_ == "neg" for c in tok.children)
-        lemma = ("not " if negated else "") + tok.lemma_.lower()
+        particle = "".join(f" {c.lower_}" for c in tok.children if c.dep_ == "prt")
+        lemma = ("not " if negated else "") + tok.lemma_.lower() + particle  # "grow up"
         objects: list[tuple[str, Any]] = []
         # "Marco manages that account in Okta": with an object that is no entity, a
         # prepositional phrase says where or how the act was done, not a relation to it
@@ -414,7 +485,7 @@ def _svo(doc: Any, by_token: dict[int, _Span]) -> Iterable[tuple[_Span, str, _Sp
         for c in tok.children:
             if c.dep_ in _OBJ:
                 objects.extend((lemma, o) for o in _with_conj(c))
-            elif c.dep_ == "prep" and not adjunct and not _after_coordinator(tok, c):
+            elif c.dep_ in ("prep", "agent") and not adjunct and not _after_coordinator(tok, c):
                 for p in c.children:
                     if p.dep_ == "pobj":
                         # a preposition inside the mention ("owns on-call") is no relation word
@@ -445,14 +516,15 @@ def _replacement(tok: Any, by_token: dict[int, _Span]) -> tuple[_Span, str, _Spa
     """A replacement ("replaced X with Y", "swapped X for Y"): Y --replace--> X."""
     if tok.lemma_.lower() not in ("replace", "swap", "substitute"):
         return None
-    old = next((c for c in tok.children if c.dep_ == "dobj"), None)
+    # "replaced X with Y"; passive: "X was replaced by Y"
+    old = next((c for c in tok.children if c.dep_ in ("dobj", "nsubjpass")), None)
     if old is None:  # the sm parser tags an unknown name as punctuation: take the mention
         old = next((c for c in tok.rights if c.i in by_token and c.dep_ != "prep"), None)
     if old is None:
         return None
     new = next(
         (p for h in (tok, old) for c in h.children
-         if c.dep_ == "prep" and c.lower_ in ("with", "by", "for")
+         if c.dep_ in ("prep", "agent") and c.lower_ in ("with", "by", "for")
          for p in c.children if p.dep_ == "pobj"),
         None,
     )  # fmt: skip

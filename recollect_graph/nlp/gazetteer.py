@@ -11,7 +11,11 @@ knowledge of the field, not phrasings of any corpus:
 - :data:`COMPONENT_HEADS`: head nouns that make a noun phrase a named part of a system
   ("billing service", "nightly backup job"): the only noun phrases kept as concepts;
 - :data:`GROUP_HEADS`: heads that make it a group of people ("platform team"): organisations;
-- :data:`TIME_WORDS`: months, weekdays and relative days, which are dates, not entities.
+- :data:`TIME_WORDS`: months, weekdays and relative days, which are dates, not entities;
+- :data:`KIN_WORDS`: family and social roles ("my aunt Nkechi", "Grandpa Arjun", "her son
+  Chidi"): the name after one is a person, and the word is no part of the name nor an entity;
+- :data:`HUMAN_VERBS`: verbs whose subject is a person (says, lives, grew up, studies, speaks):
+  a name the NER takes for an organisation or a place is a person as their subject.
 
 Extend a list here (lower case) to teach the extractor a name; nothing else needs to change.
 """
@@ -118,6 +122,27 @@ TIME_WORDS = frozenset(
     jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday
     saturday sunday mon tue tues wed thu thur thurs fri sat sun today tomorrow yesterday
     tonight weekend week month quarter year morning afternoon evening night noon midnight
-    sprint
+    sprint mondays tuesdays wednesdays thursdays fridays saturdays sundays weekends christmas
+    easter xmas ramadan eid diwali hanukkah thanksgiving halloween
+    """.split()  # noqa: SIM905
+)
+
+KIN_WORDS = frozenset(
+    """
+    mum mom mother dad father parent parents son daughter brother sister sibling wife husband
+    partner fiance fiancee girlfriend boyfriend aunt uncle cousin niece nephew grandma grandpa
+    grandmother grandfather granny nan nana grandson granddaughter stepmother stepfather
+    stepson stepdaughter flatmate roommate housemate neighbour neighbor friend bestie colleague
+    coworker teammate boss manager mentor mentee landlord landlady tenant teacher tutor coach
+    doctor dentist therapist
+    """.split()  # noqa: SIM905
+)
+
+HUMAN_VERBS = frozenset(
+    """
+    say tell ask think feel want agree disagree prefer like love hate enjoy live grow study
+    speak teach practise practice sing marry visit talk promise fly drive cook sleep eat drink
+    laugh complain volunteer apologise apologize pair cover port suggest mention recommend
+    wonder remember forget wish hope joke retire graduate relocate commute
     """.split()  # noqa: SIM905
 )

@@ -155,3 +155,56 @@ def test_chat_speakers_are_people_not_subjects(extractor: EntityExtractor) -> No
     rels = {(s, p, o) for s, p, o, _ in ex.relations}
     assert not any(s == "ben" for s, _, _ in rels)
     assert ("marco", "manage in", "okta") not in rels  # where the act was done, not a relation
+
+
+def test_a_role_word_before_a_name_makes_it_a_person_and_is_no_part_of_it(
+    extractor: EntityExtractor,
+) -> None:
+    ex = extractor.extract(["My uncle Tadeusz Wróbel repairs clocks in Kraków."])[0]
+    assert ex.mentions["tadeusz wróbel"].entity_type == "person"
+    assert "uncle" not in ex.mentions and "uncle tadeusz wróbel" not in ex.mentions
+
+
+def test_a_name_before_who_or_as_subject_of_a_human_verb_is_a_person(
+    extractor: EntityExtractor,
+) -> None:
+    ex = extractor.extract(
+        [
+            "Our neighbour Ingrid, who teaches at the conservatory, sings in a choir. "
+            "Ingrid grew up in Tromsø."
+        ]
+    )[0]
+    assert ex.mentions["ingrid"].entity_type == "person"
+    rels = {(s, p, o) for s, p, o, _ in ex.relations}
+    assert ("ingrid", "grow up in", "tromsø") in rels  # the particle stays in the verb
+
+
+def test_double_barrelled_and_sentence_initial_full_names_stay_whole(
+    extractor: EntityExtractor,
+) -> None:
+    ex = extractor.extract(
+        ["The billing service is maintained by Ifeoma Nwachukwu-Hart. Yusuf Demir reviewed it."]
+    )[0]
+    assert "ifeoma nwachukwu-hart" in ex.mentions and "hart" not in ex.mentions
+    assert ex.mentions["yusuf demir"].entity_type == "person" and "demir" not in ex.mentions
+    rels = {(s, p, o) for s, p, o, _ in ex.relations}
+    assert ("billing service", "maintain by", "ifeoma nwachukwu-hart") in rels  # the agent
+
+
+def test_passive_replacement_and_relative_clause_subjects(extractor: EntityExtractor) -> None:
+    ex = extractor.extract(
+        [
+            "Travis CI was replaced by Buildkite last spring. "
+            "Mirela Popescu, who works at Zalando, maintains the pricing service."
+        ]
+    )[0]
+    rels = {(s, p, o) for s, p, o, _ in ex.relations}
+    assert ("buildkite", "replace", "travis ci") in rels
+    assert ("mirela popescu", "work at", "zalando") in rels
+
+
+def test_headings_ticket_numbers_and_counts_are_no_entities(extractor: EntityExtractor) -> None:
+    ex = extractor.extract(
+        ["Timeline:\nThe gateway returned 503s for an hour during SEV-2 and Maria paged Ops."]
+    )[0]
+    assert not {"timeline", "503s", "sev-2"} & set(ex.mentions)
