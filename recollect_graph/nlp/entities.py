@@ -23,6 +23,7 @@ from typing import Any
 from recollect_graph.nlp.claim_lexicon import ALIASES, CATEGORY_OF
 from recollect_graph.nlp.gazetteer import (
     COMPONENT_HEADS,
+    EVERYDAY_TOOL_WORDS,
     GENERIC_ACRONYMS,
     GROUP_HEADS,
     HUMAN_VERBS,
@@ -242,7 +243,7 @@ def _spans(doc: Any) -> list[_Span]:
         for n in (3, 2, 1):
             span = doc[i : i + n]
             if i + n <= len(doc) and span.text.lower() in TECHNOLOGIES:
-                if n == 1 and not _named(span[0]):
+                if n == 1 and not _named(span[0]) and not _tool_word(span[0]):
                     continue  # "alerts go to", "a rust belt": only a written name counts
                 end = _name_end(doc, i + n, acronyms=True, most=2)  # "Claude Desktop"
                 add(i, end, doc[i:end].text, "tool")
@@ -314,6 +315,11 @@ def _spans(doc: Any) -> list[_Span]:
     spans.sort(key=lambda s: s.start)
     spans = _people(doc, spans)
     return _same_person(spans, _name_parts(spans))
+
+
+def _tool_word(tok: Any) -> bool:
+    """A lower-case technology name that is no everyday word, used as a noun ("dbt", "npm")."""
+    return tok.lower_ not in EVERYDAY_TOOL_WORDS and tok.pos_ in ("NOUN", "PROPN", "X")
 
 
 def _first_name_before(tok: Any, taken: set[int]) -> bool:
@@ -497,7 +503,7 @@ def _svo(doc: Any, by_token: dict[int, _Span]) -> Iterable[tuple[_Span, str, _Sp
                 continue
             for pred, o in objects:
                 os_ = _span_of(o, by_token)
-                if os_ is not None:
+                if os_ is not None and not os_.speaker:  # a next chat line's speaker
                     yield ss, pred, os_, tok.sent.text
 
 

@@ -127,6 +127,23 @@ TIME_WORDS = frozenset(
     """.split()  # noqa: SIM905
 )
 
+#: Technology names that are also everyday English words ("go", "rust", "spark", "linear"):
+#: only a written name (capitalised, mixed case) counts as the tool. Any other known name counts
+#: in lower case too ("dbt", "npm", "esbuild", "pytest"), as such names are usually written.
+EVERYDAY_TOOL_WORDS = frozenset(
+    """
+    alpine apache argo astro athena aurora bash black bootstrap bun c cargo celery chroma clerk
+    concourse consul copilot dart drone elastic ember envoy express fish flask fluent flux
+    gemini go harbor hatch helix helm hive hugo jest julia lambda linear loom mamba maven mocha
+    nano neon next node notion octopus oracle packer parcel phoenix pinot plaid plausible poetry
+    prefect presto r rails react remix rider rollup ruby rust sass segment sentry solid spark
+    sphinx split spring studio sublime swift synapse telegram torch transformers unleash vault
+    windows zoom slack discord vagrant quay nomad mercurial lambda java python ts js pg iam
+    linux ios sentry airflow strava garmin netflix spotify colab elk gcs gcr ovh r2 uv tox nox
+    solr dragonfly crossplane doppler ghost kafka looker
+    """.split()  # noqa: SIM905
+)
+
 KIN_WORDS = frozenset(
     """
     mum mom mother dad father parent parents son daughter brother sister sibling wife husband

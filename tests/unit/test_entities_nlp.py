@@ -208,3 +208,11 @@ def test_headings_ticket_numbers_and_counts_are_no_entities(extractor: EntityExt
         ["Timeline:\nThe gateway returned 503s for an hour during SEV-2 and Maria paged Ops."]
     )[0]
     assert not {"timeline", "503s", "sev-2"} & set(ex.mentions)
+
+
+def test_lower_case_tool_names_count_unless_they_are_everyday_words(
+    extractor: EntityExtractor,
+) -> None:
+    ex = extractor.extract(["The analysts run dbt every night and we go to the spark of it."])[0]
+    assert ex.mentions["dbt"].entity_type == "tool"
+    assert not {"go", "spark"} & set(ex.mentions)
