@@ -111,6 +111,34 @@ def test_remember_classifies_inflected_forms(rg: Recollect, scope_id: str) -> No
     assert [e.entry_type for e in got] == list(cases.values())
 
 
+def test_remember_types_what_no_pattern_knows_by_its_nearest_examples(
+    rg: Recollect, scope_id: str
+) -> None:
+    texts = {
+        "The README covers installation, configuration and the CLI reference.": "document",
+        "Kickoff for the data platform project is Monday at 9.": "event",
+        "Ravi likes tabs over spaces.": "preference",
+        "zxqv 123": "note",  # near no example: stays a note
+        "The deploy script lives at scripts/deploy.sh": "note",  # a split vote: stays a note
+    }
+    got = rg.remember_many(
+        [{"content": t, "auto_classify": True} for t in texts], scope_id=scope_id, owner_id="kai"
+    )
+    assert [e.entry_type for e in got] == list(texts.values())
+    assert got[0].metadata["classified_by"] == "examples"
+    assert 0 < got[0].metadata["classification_confidence"] <= 1
+    assert "classified_by" not in got[3].metadata
+    # an explicit type is never replaced, by patterns or by examples
+    kept = rg.remember(
+        "The wiki page lists every dashboard and what it shows.",
+        entry_type="note",
+        auto_classify=True,
+        scope_id=scope_id,
+        owner_id="kai",
+    )
+    assert kept.entry_type == "note"
+
+
 def test_every_entry_type_comes_out_of_remember(rg: Recollect, scope_id: str) -> None:
     one_each = {
         "decision": "We decided to use Postgres for the ledger.",

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from recollect_graph.nlp.classify import TYPE_ORDER, classify, lemma
+from recollect_graph.nlp.type_examples import EXAMPLES_PATH
 from recollect_graph.vocabulary import ENTRY_TYPES
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "classification_sentences.jsonl"
+DATA = EXAMPLES_PATH
 
 
 def test_labelled_sentences() -> None:

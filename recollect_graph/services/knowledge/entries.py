@@ -28,6 +28,7 @@ from recollect_graph.models import Entry
 from recollect_graph.nlp.claims import Claim, ClaimExtractor
 from recollect_graph.nlp.classify import classify
 from recollect_graph.nlp.embedder import Embedder
+from recollect_graph.nlp.type_examples import TypeExamples
 from recollect_graph.redaction import redact_value
 from recollect_graph.services.claims import store as claim_store
 from recollect_graph.services.claims.store import claim_rows, find_conflicts_many
@@ -151,6 +152,8 @@ class Knowledge(History, EntryOps):
         #: (``services/knowledge/bulk.py``); off runs them one after the other.
         self.overlap = True
         self.access = Access(db)
+        #: Types an auto-classified entry no pattern matched by its nearest labelled examples.
+        self.type_examples = TypeExamples(embedder)
 
     # -- remember ----------------------------------------------------------------------------
     def remember(self, content: str, *, scope_id: str, owner_id: str, **opts: Any) -> Entry:
@@ -305,9 +308,12 @@ class Knowledge(History, EntryOps):
         # type is classified (auto_classify) or a "note"
         explicit = item.get("entry_type") is not None
         entry_type = one_of(item.get("entry_type") or "note", f"item {i}: entry_type", ENTRY_TYPES)
+        by_example = False
         if item.get("auto_classify") and not explicit:
             entry_type, conf = classify(content, hints)
             metadata["classification_confidence"] = conf
+            # no pattern matched: the nearest labelled examples decide once the vector is made
+            by_example = entry_type == "note" and conf == 0.0
         valence = item.get("emotional_valence")
         if valence is not None:
             valence = one_of(valence, f"item {i}: emotional_valence", VALENCES)
@@ -356,7 +362,14 @@ class Knowledge(History, EntryOps):
         on_conflict = one_of(
             item.get("on_conflict", "record"), f"item {i}: on_conflict", ON_CONFLICT
         )
-        return {"props": props, "force": bool(item.get("force", False)), "on_conflict": on_conflict}
+        row: dict[str, Any] = {
+            "props": props,
+            "force": bool(item.get("force", False)),
+            "on_conflict": on_conflict,
+        }
+        if by_example:
+            row["by_example"] = {"metadata": metadata, "valence": valence}
+        return row
 
     def _check_unique_titles(self, rows: Sequence[Mapping[str, Any]]) -> None:
         seen: set[str] = set()
@@ -417,6 +430,8 @@ class Knowledge(History, EntryOps):
         rows = []
         for i, (r, vec, fit) in enumerate(zip(batch, vectors, fits, strict=True)):
             p = dict(r["props"])
+            if "by_example" in r:
+                p.update(self._type_by_example(vec, **r["by_example"]))
             p.update(
                 scope_id=scope_id,
                 owner_id=owner_id,
@@ -445,6 +460,21 @@ class Knowledge(History, EntryOps):
             claims=claims,
             on_conflict=[r["on_conflict"] for r in batch],
         )
+
+    def _type_by_example(
+        self, vector: list[float], metadata: dict[str, Any], valence: str | None
+    ) -> dict[str, Any]:
+        """The entry type the nearest labelled examples give an unclassified entry's vector."""
+        found = self.type_examples.nearest(vector)
+        if found is None or found[0] == "note":
+            return {}
+        kind, share = found
+        meta = {**metadata, "classification_confidence": share, "classified_by": "examples"}
+        return {
+            "entry_type": kind,
+            "metadata": json_map(meta, "metadata"),
+            "emotional_valence": lifecycle.infer_valence(kind, meta, valence),
+        }
 
     def _write_rows(self, tx: Tx, prepared: PreparedEntries) -> list[Entry]:
         scope_id, now, claims = prepared.scope_id, prepared.now, prepared.claims
