@@ -21,17 +21,21 @@ register_root("testing", Path(__file__).resolve().parents[1] / "tests" / "cypher
 
 @contextlib.contextmanager
 def bench_server(
-    heap_mb: int = 2048, pagecache_mb: int = 1024, neo4j_version: str | None = None
+    heap_mb: int = 2048,
+    pagecache_mb: int = 1024,
+    neo4j_version: str | None = None,
+    store: Path | None = None,
 ) -> Iterator[tuple[Settings, LocalServer, ServerStatus]]:
     """An embedded Neo4j in a temporary directory on a free port (2 GB heap, 1 GB page cache).
 
     ``neo4j_version`` (default ``RECOLLECT_NEO4J_VERSION``, else the embedded default) picks the
     Neo4j, e.g. ``5.26.30`` for the LTS fallback. The server watches this process, so an
     interrupted benchmark leaves no JVM behind. With ``RECOLLECT_BENCH_KEEP=1`` the directory
-    (the store and the server's logs) is kept and its path printed, to diagnose a failed run.
+    (the store and the server's logs) is kept and its path printed, to diagnose a failed run;
+    ``store`` (such a kept directory) starts the server on that store instead, and keeps it.
     """
-    keep = os.environ.get("RECOLLECT_BENCH_KEEP") == "1"
-    with _bench_dir(keep) as tmp:
+    keep = store is not None or os.environ.get("RECOLLECT_BENCH_KEEP") == "1"
+    with _bench_dir(keep, store) as tmp:
         settings = Settings.from_env(
             environ={},
             data_dir=Path(tmp) / "data",
@@ -55,8 +59,11 @@ def bench_server(
 
 
 @contextlib.contextmanager
-def _bench_dir(keep: bool) -> Iterator[str]:
-    """A temporary directory, removed afterwards unless ``keep``."""
+def _bench_dir(keep: bool, store: Path | None = None) -> Iterator[str]:
+    """A temporary directory, removed afterwards unless ``keep``; ``store`` when given."""
+    if store is not None:
+        yield str(store)
+        return
     if keep:
         yield tempfile.mkdtemp(prefix="rg-bench-keep-")
         return

@@ -5,7 +5,8 @@ runs the generated questions through hybrid search (``--call search``) or the sc
 checks through ``check_contradiction`` (``--call contradiction``), and prints p50/p95 of the
 whole call and of each part.
 
-Run: ``.venv/bin/python benchmarks/profile_search.py --size 100000 [--call contradiction]``
+Run: ``.venv/bin/python benchmarks/profile_search.py --size 100000 [--call contradiction]``, or
+on the 1M store of ``RECOLLECT_BENCH_KEEP=1 make bench-1m``: ``--store /tmp/rg-bench-keep-XXXX``.
 """
 
 from __future__ import annotations
@@ -33,10 +34,16 @@ def main() -> None:
     ap.add_argument("--size", type=int, default=100_000)
     ap.add_argument("--queries", type=int, default=120)
     ap.add_argument("--call", choices=["search", "contradiction"], default="search")
+    ap.add_argument("--store", type=Path,
+                    help="a store kept by RECOLLECT_BENCH_KEEP=1 (e.g. make bench-1m's): profile "
+                         "on it instead of loading --size entries")  # fmt: skip
     args = ap.parse_args()
-    with bench_server() as (settings, _srv, _st), Recollect.open(settings) as rg:
-        pool = Pool(rg, 1000)
-        rg.import_(export_lines(pool, MAIN, 0, args.size), batch_size=1000)
+    big = args.store is not None
+    server = bench_server(4096, 3072, store=args.store) if big else bench_server()
+    with server as (settings, _srv, _st), Recollect.open(settings) as rg:
+        if not big:
+            pool = Pool(rg, 1000)
+            rg.import_(export_lines(pool, MAIN, 0, args.size), batch_size=1000)
         spent: dict[str, list[float]] = defaultdict(list)
         execute, embed = rg.db._execute, rg.embedder.embed
 
@@ -84,7 +91,8 @@ def main() -> None:
             call(q)
             total.append((time.perf_counter() - t) * 1000)
         p50, p95 = pct(total, 50), pct(total, 95)
-        print(f"{args.call} ({args.size:,} entries): p50 {p50:.1f} ms, p95 {p95:.1f}")
+        where = f"store {args.store}" if big else f"{args.size:,} entries"
+        print(f"{args.call} ({where}): p50 {p50:.1f} ms, p95 {p95:.1f}")
         for name, ms in spent.items():
             print(f"  {name}: p50 {pct(ms, 50):.1f} ms, p95 {pct(ms, 95):.1f} ({len(ms)} calls)")
 

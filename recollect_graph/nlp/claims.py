@@ -23,7 +23,7 @@ from dataclasses import asdict, replace
 from typing import Any
 
 from recollect_graph.nlp.about import claim_about
-from recollect_graph.nlp.claim_lexicon import GENERIC_SUBJECTS
+from recollect_graph.nlp.claim_lexicon import GENERIC_SUBJECTS, bag_key
 from recollect_graph.nlp.frames import Claim, frames
 from recollect_graph.nlp.slots import slot_frames
 from recollect_graph.nlp.spacy_loader import SpacyLoader
@@ -94,7 +94,7 @@ class ClaimExtractor:
                             if not dates or c.predicate.startswith("slot:")
                             else _with_time(c, dates[0])
                         )
-                        c2 = _with_about(c2, sent)
+                        c2 = _with_about(c2, sent, verbs)
                         if c2 not in found:
                             found.append(c2)
             out.append(found)
@@ -134,11 +134,18 @@ def _with_time(c: Claim, when: str) -> Claim:
     return Claim(**{**asdict(c), "time": when})
 
 
-def _with_about(c: Claim, sent: Any) -> Claim:
+def _with_about(c: Claim, sent: Any, verbs: set[str]) -> Claim:
     found = claim_about(sent, c.subject, c.subject_type)
     if found is None:
         return c
-    return replace(c, about=found[0], about_type=found[1])
+    c = replace(c, about=found[0], about_type=found[1])
+    words = c.subject.split()
+    if c.predicate == "uses" and ("and" in words or any(w in verbs for w in words)):
+        # "the billing service writes to postgresql 15 and | uses redis": the frame ran over a
+        # clause; the tool choice is the service's, so it meets "the billing service uses X"
+        name = found[0].lower()
+        c = replace(c, subject=name, subject_key=bag_key(name))
+    return c
 
 
 def _clauses(sentence: str) -> Iterator[str]:

@@ -53,3 +53,16 @@ def test_claims_and_the_entity_extractor_share_the_key(
     keys = {normalize(c.about) for c in claims.extract(text) if c.about}
     assert keys == {"billing service"}
     assert keys <= set(entities.extract([text])[0].mentions)
+
+
+def test_a_tool_choice_run_over_a_clause_is_the_subjects_and_meets_its_conflict(
+    claims: ClaimExtractor,
+) -> None:
+    from recollect_graph.nlp.conflicts import judge
+
+    old = claims.extract("The billing service writes to PostgreSQL 15 and depends on Redis.")
+    new = claims.extract("The billing service uses Memcached for caching.")
+    old_cache = [c for c in old if c.predicate == "uses" and c.object_key == "redis"]
+    assert [c.subject for c in old_cache] == ["billing service"]
+    verdicts = [judge(n, o) for n in new for o in old_cache]
+    assert any(v is not None for v in verdicts), (new, old_cache)
