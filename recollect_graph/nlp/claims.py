@@ -140,7 +140,12 @@ def _with_about(c: Claim, sent: Any, verbs: set[str]) -> Claim:
         return c
     c = replace(c, about=found[0], about_type=found[1])
     words = c.subject.split()
-    if c.predicate == "uses" and ("and" in words or any(w in verbs for w in words)):
+    longer = len(words) >= len(found[0].split()) + 3  # a run-over, not "issue tracking"
+    if (
+        c.predicate == "uses"
+        and c.subject_key != "we"  # "we migrated X from A to B": the team's choice, kept as is
+        and ("and" in words or (longer and any(w in verbs for w in words)))
+    ):
         # "the billing service writes to postgresql 15 and | uses redis": the frame ran over a
         # clause; the tool choice is the service's, so it meets "the billing service uses X"
         name = found[0].lower()
