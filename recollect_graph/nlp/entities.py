@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from recollect_graph.nlp.claim_lexicon import ALIASES, CATEGORY_OF
@@ -26,11 +26,11 @@ from recollect_graph.nlp.gazetteer import (
     EVERYDAY_TOOL_WORDS,
     GENERIC_ACRONYMS,
     GROUP_HEADS,
-    HUMAN_VERBS,
     KIN_WORDS,
     TIME_WORDS,
     TOOL_NAMES,
 )
+from recollect_graph.nlp.people import name_parts, people, same_person
 from recollect_graph.nlp.spacy_loader import SpacyLoader
 
 #: spaCy NER label -> entity type. Labels not listed (dates, numbers, money...) are not entities.
@@ -55,6 +55,11 @@ _LEADING = {"the", "a", "an", "this", "that", "these", "those", "our", "their", 
 #: Leading words a named component is the same without ("the new billing service").
 _QUALIFIERS = {"new", "old", "current", "previous", "same", "other", "whole", "entire", "first",
                "last", "next", "existing", "only", "own", "single"}  # fmt: skip
+#: Modifiers that say what kind of thing it is, not which one: "the main database" and "a mock
+#: server" name no component of a system; "the billing service" does (what it does names it).
+_GENERIC = {"main", "primary", "secondary", "local", "remote", "mock", "fake", "dummy", "shared",
+            "default", "central", "global", "big", "small", "large", "tiny", "temporary", "spare",
+            "standby", "underlying", "separate", "dedicated", "real", "actual"}  # fmt: skip
 #: Lower-case words inside a name ("Rua das Flores", "Ludwig van Beethoven").
 _CONNECTORS = {"da", "das", "de", "do", "dos", "del", "della", "di", "du", "van", "von", "der",
                "den", "la", "le", "y", "e"}  # fmt: skip
@@ -267,6 +272,8 @@ def _spans(doc: Any) -> list[_Span]:
         head_lemma = doc[z - 1].lemma_.lower() if z > a else ""
         if z - a < 2 or head_lemma not in _NAMED_HEADS:
             continue
+        if all(t.lower_ in _GENERIC for t in doc[a : z - 1]):
+            continue  # "the main database", "a mock OAuth server" is still named by OAuth
         toks = doc[a:z]
         if any(t.pos_ in _NOT_IN_NAMES and t.text != "-" for t in toks):
             continue
@@ -292,7 +299,7 @@ def _spans(doc: Any) -> list[_Span]:
                 if end - start == 1 and len([t for t in ent.sent if not t.is_space]) <= 3:
                     continue  # a one-word heading or label ("Summary."), not a person
             add(start, end, doc[start:end].text, etype)
-    parts = _name_parts(spans)
+    parts = name_parts(spans)
     for tok in doc:  # "Priya" alone, after "Priya Raman": the same person
         if tok.pos_ == "PROPN" and tok.text.istitle() and tok.lower_ in parts:
             add(tok.i, tok.i + 1, tok.text, "person")
@@ -313,8 +320,8 @@ def _spans(doc: Any) -> list[_Span]:
             mixed = any(c.isupper() or c.isdigit() for c in inner) or end > tok.i + 1
             add(tok.i, end, doc[tok.i : end].text, "tool" if mixed else "concept")
     spans.sort(key=lambda s: s.start)
-    spans = _people(doc, spans)
-    return _same_person(spans, _name_parts(spans))
+    spans = people(doc, spans, TECHNOLOGIES)
+    return same_person(spans, name_parts(spans))
 
 
 def _tool_word(tok: Any) -> bool:
@@ -339,47 +346,6 @@ def _first_name_before(tok: Any, taken: set[int]) -> bool:
         and prev.is_alpha
         and not {prev.lower_, tok.lower_} & (TECHNOLOGIES | NOT_ENTITIES | _LEADING)
     )
-
-
-def _people(doc: Any, spans: list[_Span]) -> list[_Span]:
-    """Names the NER typed as organisations or places that their sentence shows are people.
-
-    A written name (capitalised words, no known technology) after a family or social role ("my
-    aunt Nkechi Obi-Adeyemi"), before ", who" ("Oisín, who has worked at Monzo"), or as the
-    subject of a verb only people do ("Adebayo ported it", "Oisín grew up in Galway") is a
-    person, and so is every other mention of that name in the text.
-    """
-    people = set()
-    for s in spans:
-        if s.entity_type == "person" or s.key in TECHNOLOGIES:
-            continue
-        toks = doc[s.start : s.end]
-        if not all(t.text[:1].isupper() for t in toks if t.is_alpha):
-            continue
-        last = toks[-1]
-        after = [t.lower_ for t in doc[s.end : s.end + 2]]
-        if (
-            (s.start > 0 and doc[s.start - 1].lower_ in KIN_WORDS)
-            or after in ([",", "who"], [",", "whose"])
-            or (last.dep_ == "nsubj" and last.head.lemma_.lower() in HUMAN_VERBS)
-        ):
-            people.add(s.key)
-    return [replace(s, entity_type="person") if s.key in people else s for s in spans]
-
-
-def _name_parts(spans: list[_Span]) -> set[str]:
-    """The words of the full names of people among ``spans`` ("priya", "raman")."""
-    return {w for s in spans if s.entity_type == "person" and " " in s.key for w in s.key.split()}
-
-
-def _same_person(spans: list[_Span], parts: set[str]) -> list[_Span]:
-    """A first or last name alone is the person its full name in the same text is ("Priya")."""
-    return [
-        _Span(s.start, s.end, s.key, s.name, "person")
-        if s.key in parts and " " not in s.key and s.entity_type in ("place", "organization")
-        else s
-        for s in spans
-    ]
 
 
 def _name_part(tok: Any, *, acronyms: bool = False) -> bool:

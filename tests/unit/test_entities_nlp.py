@@ -216,3 +216,30 @@ def test_lower_case_tool_names_count_unless_they_are_everyday_words(
     ex = extractor.extract(["The analysts run dbt every night and we go to the spark of it."])[0]
     assert ex.mentions["dbt"].entity_type == "tool"
     assert not {"go", "spark"} & set(ex.mentions)
+
+
+def test_people_by_a_passive_agent_a_gendered_possessive_or_a_coordinated_person(
+    extractor: EntityExtractor,
+) -> None:
+    def types(text: str) -> dict[str, str]:
+        return {k: m.entity_type for k, m in extractor.extract([text])[0].mentions.items()}
+
+    assert (
+        types("Suggested by Marguerite Okonkwo-Blanc during the April review.")[
+            "marguerite okonkwo-blanc"
+        ]
+        == "person"
+    )
+    assert types("Marta hosted at her flat in Gràcia and made escalivada.")["marta"] == "person"
+    # listed with people ("Dumisani" alone reads as an organisation to the NER)
+    assert types("Invite Priya Raman, Dumisani and Zanele to the retro.")["dumisani"] == "person"
+    # an organisation stays one when "her" is someone else's
+    assert types("Google bought her company in 2019.")["google"] == "organization"
+
+
+def test_a_generic_modifier_names_no_component(extractor: EntityExtractor) -> None:
+    found = set(
+        extractor.extract(["We restarted the main database and the billing service."])[0].mentions
+    )
+    assert "billing service" in found
+    assert "main database" not in found and "database" not in found
