@@ -31,6 +31,8 @@ _DROP_LINE = [
 _PATTERNS: dict[str, list[tuple[str, int]]] = {
     "decision": [
         (r"let'?s (use|go with|try|pick|choose|switch to)", 3),
+        (r"let'?s (keep|stick with|stay (with|on)|move to|drop|only)", 3),
+        (r"we are (keeping|sticking with|staying (with|on)|moving to|dropping|switching to)", 3),
         (
             r"we (should|decided|chose|went with|picked|settled on|agreed|will use|will go with|"
             r"will switch|are going with|are going to use|opted)",
@@ -54,6 +56,9 @@ _PATTERNS: dict[str, list[tuple[str, int]]] = {
         (r"(i|he|she|they|we|\w+) prefer", 3),
         (r"(my|his|her|their) (favou?rite|preferred)", 3),
         (r"always use", 3),
+        (r"(my|his|her|their|our) go-?to\b", 3),
+        (r"\w+ (like|likes|love|loves) (his|her|their|my) ", 2),
+        (r"(i|we) (can'?t stand|dislike|do not like)", 2),
         (r"never use", 3),
         (r"i (like|love) (to|when|how|it when)", 2),
         (r"i hate (when|how|it when)", 2),
@@ -68,6 +73,9 @@ _PATTERNS: dict[str, list[tuple[str, int]]] = {
         (r"solved", 2),
         (r"(breakthrough|figured (it )?out|nailed it|cracked (it|the))", 3),
         (r"(finally|first time|first ever|never (done|been|had) before)", 2),
+        (r"(finished|completed|wrapped up|is done|are done|went live|is live|are live)", 2),
+        (r"got (the|our|my) first", 3),
+        (r"🎉", 2),
         (r"(discovered|realized|found (out|that)|turns out)", 2),
         (r"the (key (insight|is|was)|trick (is|was))", 2),
         (r"now i (understand|see|get it)", 2),
@@ -83,11 +91,19 @@ _PATTERNS: dict[str, list[tuple[str, int]]] = {
         (r"(doesn'?t work|not working|won'?t.?work)", 3),
         (r"keeps? (failing|crashing|breaking|erroring)", 3),
         (r"root cause", 3),
+        (r"stuck (at|on|in)", 3),
+        (
+            r"(is|are|was|were|has|have|do|does)(n'?t| not) (arriv|load|respond|show|send|sync|"
+            r"start|connect|render|updat|sav|deliver|open|reach)\w*",
+            3,
+        ),
+        (r"(can not|cannot|unable to) (log ?in|sign ?in|connect|access|start|load|open|reach)", 3),
         (r"the (problem|issue|bug) (is|was)", 2),
     ],
     "hypothesis": [
         (r"(i suspect|my guess|hypothesis|i bet|i wonder if|perhaps|maybe|we think)", 3),
         (r"(might|may|could) (be|have|cause|explain)", 2),
+        (r"(could it be|is it possible|what if) ", 3),
         (r"(probably|possibly|likely) (because|due|the|a)", 2),
         (r"if we .* then", 2),
     ],
@@ -102,6 +118,9 @@ _PATTERNS: dict[str, list[tuple[str, int]]] = {
     "observation": [
         (r"(i|we) (notice|observe|see) (that|the|a)", 3),
         (r"(seem|appear|look|tend) (to|like)", 2),
+        (r"(we|i)('| ha)ve (observ|notic|seen)\w* ", 3),
+        (r"(it|this|that) seems\b", 2),
+        (r"(funny|oddly|curiously|surprisingly|strangely),? ", 2),
         (r"(interesting|apparently|it looks like|noticed|whenever)", 3),
         (r"(usually|often|every time|whenever)", 1),
     ],
@@ -112,6 +131,11 @@ _PATTERNS: dict[str, list[tuple[str, int]]] = {
             3,
         ),
         (r"(happen|take place|took place|schedule for|hold on|scheduled for)", 3),
+        (
+            r"(runs?|is|are|will be held) (from|on) (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|"
+            r"dec)\w* \d+",
+            3,
+        ),
         (r"(on|next|last|this) (monday|tuesday|wednesday|thursday|friday|saturday|sunday|week)", 1),
         (r"(yesterday|tomorrow|tonight) (we|i|the)", 1),
     ],
@@ -122,6 +146,11 @@ _PATTERNS: dict[str, list[tuple[str, int]]] = {
             3,
         ),
         (r"(should have|shouldn'?t have|would have been better)", 4),
+        (
+            r"(in retrospect|takeaway|if i (did|had|could do) (it|this|that) (again|over)|"
+            r"i wish (i|we) had|do (it )?differently)",
+            3,
+        ),
     ],
     "session_summary": [
         (
@@ -130,10 +159,12 @@ _PATTERNS: dict[str, list[tuple[str, int]]] = {
             3,
         ),
         (r"^summary:", 3),
+        (r"(today'?s|this|our) (pairing |working |coding |debugging |mob )?session,? (we|i)", 3),
     ],
     "commit": [
         (r"^(fix|feat|chore|refactor|docs|test|perf|build|ci|style|revert)(\([\w-]+\))?!?:", 5),
         (r"^(merge (pull request|branch)|bump \w+ from)", 5),
+        (r'^revert "', 5),
     ],
     "ci_failure": [
         (
@@ -142,6 +173,8 @@ _PATTERNS: dict[str, list[tuple[str, int]]] = {
             5,
         ),
         (r"(failed|failing) (in|on) ci", 5),
+        (r"(ci|check|checks|build|pipeline|workflow)( \w+)? (did|does|do) not pass", 5),
+        (r"(mypy|lint|linter|ruff|eslint|pytest|tests?) (reported|found|failed with) \d+", 2),
         (r"exit code [1-9]", 3),
     ],
     "conversation_turn": [
@@ -153,9 +186,23 @@ _PATTERNS: dict[str, list[tuple[str, int]]] = {
             r"^readme|see section|chapter \d)",
             5,
         ),
+        (
+            r"(this|the following|these) (runbook|rfc|doc|document|guide|readme|spec|page|section|"
+            r"sections|tutorial|how-?to|adr|playbook|handbook|manual|chapter|note|notes) "
+            r"(describ|explain|cover|walk|propos|outlin|list|document|show|summari)\w*",
+            5,
+        ),
+        (r"^(overview|abstract|introduction|purpose|scope):", 3),
+        (r"^[\w.-]+\.(md|rst|txt|adoc):", 4),
     ],
     "emotional": [
         (r"(love|hate|scared|afraid|proud|happy|hurt|sad|angry|worried|lonely)", 2),
+        (
+            r"(nervous|anxious|frustrated|annoyed|excited|relieved|thrilled|stressed|overwhelmed|"
+            r"exhausted|upset|disappointed|furious|delighted|embarrassed|ashamed|terrified|"
+            r"heartbroken|fed up|burn(ed|t) out|gutted|ecstatic|miserable)",
+            3,
+        ),
         (r"i feel", 3),
         (r"(grateful|thank|amazing|wonderful|beautiful)", 2),
     ],

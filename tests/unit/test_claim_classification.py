@@ -44,3 +44,28 @@ def test_lemma() -> None:
     assert [lemma(w) for w in ("crashes", "failed", "bugs", "prefers", "stopped", "this")] == [
         "crash", "fail", "bug", "prefer", "stop", "this",
     ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        # speech-act cues beyond the first patterns' words (sentences not in any labelled set)
+        ("Honestly I'm exhausted after this release week.", "emotional"),
+        ("Let's stick with Celery for now.", "decision"),
+        ("The nightly sync is stuck on the same record.", "problem"),
+        ("Invoices aren't loading for customers in Canada.", "problem"),
+        ("Could it be that the cache key ignores the locale?", "hypothesis"),
+        ("We've noticed that retries spike after every deploy.", "observation"),
+        ("In retrospect, the rewrite took twice as long as it needed to.", "reflection"),
+        ("This playbook explains how to rotate the signing keys.", "document"),
+        ("SECURITY.md: how to report a vulnerability.", "document"),
+        ("The PyCon sprint runs from April 3 to 5.", "event"),
+        ("My go-to editor is Helix.", "preference"),
+        ("Got our first paying customer this morning 🎉", "milestone"),
+        ("In today's mob session we wired the importer to the queue.", "session_summary"),
+        ('Revert "chore: bump the SDK"', "commit"),
+        ("The release check did not pass: ruff found 3 errors.", "ci_failure"),
+    ],
+)
+def test_speech_act_cues(text: str, want: str) -> None:
+    assert classify(text)[0] == want
