@@ -159,7 +159,9 @@ class Signals(Record):
     characters or fewer, 0 from ``search_full_turn``, 200 by default; always 0 for other
     entries), weighted by ``w_length``. ``session``: for a conversation turn, the relevance of
     the best other turn of its session among the candidates, relative to the best candidate
-    (weighted by ``w_session``).
+    (weighted by ``w_session``). ``role``: 1 for a conversation turn of the other role than
+    the one the question asks about (a user's question about what the assistant said, or about
+    the user themself; see ``docs/search.md``), which lowers its score by ``w_role``.
     """
 
     semantic: float = 0.0
@@ -171,6 +173,7 @@ class Signals(Record):
     context: float = 0.0
     brevity: float = 0.0
     session: float = 0.0
+    role: float = 0.0
 
 
 class Hit(Record):

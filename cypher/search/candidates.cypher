@@ -24,7 +24,8 @@
 //   needs), semantic (float), keyword (float), vector_hit (bool), window (int: how many vector
 //   hits the index gave before filtering; k means it may have more), speaker (string or null),
 //   valid_from (epoch milliseconds or null), session_id (string or null: a turn's session),
-//   length (int: characters of content), unnamed (bool: the scores are for $vector_unnamed)
+//   length (int: characters of content), unnamed (bool: the scores are for $vector_unnamed),
+//   role (string or null: a turn's speaker role, user/assistant/system)
 CALL () {
   CALL db.index.vector.queryNodes('entry_embedding', $k, $vector) YIELD node, score
   RETURN collect({e: node, vhit: true, sem: 2 * score - 1, kw: 0.0}) AS vfound
@@ -93,5 +94,6 @@ RETURN collect({id: e.id, created_at: e.created_at.epochMillis,
                 semantic: coalesce(sem, 2 * vector.similarity.cosine(
                     e.embedding, CASE WHEN unnamed THEN $vector_unnamed ELSE $vector END) - 1),
                 keyword: keyword, vector_hit: vector_hit, window: window, speaker: e.speaker,
+                role: e.speaker_role,
                 valid_from: e.valid_from.epochMillis, session_id: e.session_id,
                 length: size(e.content), unnamed: unnamed}) AS rows

@@ -10,8 +10,8 @@
 // Params: $seeds (list of maps: id, relevance), $hops (int), $vector (list of floats), $scope_id (string), $include_superseded (bool), $include_deleted (bool), $as_of (datetime or null), $valid_at (datetime or null), $kinds (list of 'entry'/'turn', or null: both), $now (datetime), $limit (int), $max_fanout (int)
 // Returns: id, created_at, last_accessed_at (epoch milliseconds), half_life_days, access_count, emotional_valence,
 //   confidence, pinned, score, graph (float), via (string), semantic (float), speaker (string or
-//   null), valid_from (epoch milliseconds or null), session_id (string or null), length (int: characters
-//   of content)
+//   null), role (string or null: a turn's speaker role), valid_from (epoch milliseconds or null),
+//   session_id (string or null), length (int: characters of content)
 UNWIND $seeds AS seed
 MATCH (h:Entry {id: seed.id})
 CALL (h, seed) {
@@ -57,7 +57,8 @@ RETURN n.id AS id, n.created_at.epochMillis AS created_at,
        n.last_accessed_at.epochMillis AS last_accessed_at,
        n.half_life_days AS half_life_days, n.access_count AS access_count,
        n.emotional_valence AS emotional_valence, n.confidence AS confidence, n.pinned AS pinned,
-       n.score AS score, graph, via, n.speaker AS speaker, n.valid_from.epochMillis AS valid_from,
+       n.score AS score, graph, via, n.speaker AS speaker, n.speaker_role AS role,
+       n.valid_from.epochMillis AS valid_from,
        n.session_id AS session_id,
        2 * vector.similarity.cosine(n.embedding, $vector) - 1 AS semantic, size(n.content) AS length
 ORDER BY graph DESC

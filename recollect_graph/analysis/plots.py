@@ -14,7 +14,8 @@ from typing import Any
 from recollect_graph.models import Hit
 from recollect_graph.settings import Settings
 
-#: Each signal and the settings weight that scales it in the final score (``brevity`` lowers it).
+#: Each signal and the settings weight that scales it in the final score (``brevity`` and
+#: ``role`` lower it: :data:`LOWERS`).
 SIGNAL_WEIGHTS: dict[str, str] = {
     "semantic": "w_semantic",
     "keyword": "w_keyword",
@@ -25,7 +26,10 @@ SIGNAL_WEIGHTS: dict[str, str] = {
     "context": "w_context",
     "session": "w_session",
     "brevity": "w_length",
+    "role": "w_role",
 }
+#: The signals that lower a score (drawn left of zero).
+LOWERS = ("brevity", "role")
 #: A colour per signal (matplotlib's tab10, in a fixed order so every plot agrees).
 SIGNAL_COLOURS = dict(
     zip(
@@ -40,6 +44,7 @@ SIGNAL_COLOURS = dict(
             "#17becf",
             "#bcbd22",
             "#7f7f7f",
+            "#d62728",
         ],
         strict=True,
     )
@@ -60,7 +65,7 @@ LIFECYCLE = ("strength", "quality", "usage")
 
 
 def contributions(hit: Hit, settings: Settings | None = None) -> dict[str, float]:
-    """What each signal added to a hit's score (weighted fusion; brevity negative).
+    """What each signal added to a hit's score (weighted fusion; brevity and role negative).
 
     The relevance signals add their value times their weight to the core; with
     ``search_lifecycle="multiply"`` (the default) a lifecycle signal adds ``core x weight x
@@ -71,7 +76,8 @@ def contributions(hit: Hit, settings: Settings | None = None) -> dict[str, float
     out = {
         name: values[name] * float(getattr(s, weight)) for name, weight in SIGNAL_WEIGHTS.items()
     }
-    out["brevity"] = -out["brevity"]
+    for name in LOWERS:
+        out[name] = -out[name]
     if s.search_lifecycle == "multiply":
         core = max(0.0, sum(v for name, v in out.items() if name not in LIFECYCLE))
         for name in LIFECYCLE:
@@ -108,12 +114,14 @@ def score_breakdown(
     ]
     ys = list(range(len(hits)))[::-1]  # the best hit on top
     left = [0.0] * len(hits)
+    below = [0.0] * len(hits)
     for name in SIGNAL_WEIGHTS:
         values = [row[name] for row in rows]
         if not any(values):
             continue
-        if name == "brevity":  # the one signal that lowers a score: drawn left of zero
-            ax.barh(ys, values, color=SIGNAL_COLOURS[name], label=f"{name} (lowers)")
+        if name in LOWERS:  # the signals that lower a score: drawn left of zero
+            ax.barh(ys, values, left=below, color=SIGNAL_COLOURS[name], label=f"{name} (lowers)")
+            below = [x + v for x, v in zip(below, values, strict=True)]
             continue
         ax.barh(ys, values, left=left, color=SIGNAL_COLOURS[name], label=name)
         left = [x + v for x, v in zip(left, values, strict=True)]

@@ -231,3 +231,30 @@ def test_a_question_about_a_speaker_finds_what_they_said(rg: Recollect, scope_id
     greeting = rg.search("Go get 'em, Jon!", scope_id=scope_id, touch=False)
     short = [h for h in hits + greeting if len(h.entry.content) <= 20]
     assert short and all(h.signals.brevity == 1.0 for h in short)
+
+
+def test_a_question_about_the_asker_or_the_assistant_finds_that_role_s_turns(
+    rg: Recollect, scope_id: str
+) -> None:
+    turns = [
+        {
+            "id": "u1",
+            "speaker": "user",
+            "text": "For my photography setup I use a Fujifilm X-T4 with a 35mm prime lens.",
+        },
+        {
+            "id": "a1",
+            "speaker": "assistant",
+            "text": "So your photography setup is a Fujifilm X-T4 with a 35mm prime lens.",
+        },
+    ]
+    rg.sessions.add_turns("chat-photo", turns, scope_id=scope_id, owner_id="kai")
+    mine = rg.search("Which camera is in my photography setup?", scope_id=scope_id, touch=False)
+    # the asker speaks of themself: their own words first, the assistant's echo lowered
+    assert [h.entry.source_id for h in mine] == ["u1", "a1"]
+    assert [h.signals.role for h in mine] == [0.0, 1.0]
+    told = rg.search(
+        "Which camera did you say is in the photography setup?", scope_id=scope_id, touch=False
+    )
+    assert [h.entry.source_id for h in told] == ["a1", "u1"]
+    assert [h.signals.role for h in told] == [0.0, 1.0]

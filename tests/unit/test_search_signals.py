@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from recollect_graph.services.search.signals import session_support
+from recollect_graph.services.search.signals import asked_of, other_role, session_support
 
 
 def _cand(session: str | None, relevance: float, *, relevant: bool = True) -> dict[str, Any]:
@@ -64,3 +64,29 @@ def test_relative_time_words_are_no_keywords_and_short_times_are_windows() -> No
     terms, _ = keyword_terms("What did Caroline say in 2023 about May 8, 2023?")
     assert "2023" in without_time_words(terms, dated)
     assert all((w["end"] - w["start"]).days <= 62 for w in time_windows(dated, 50))
+
+
+def test_whose_turns_a_question_asks_about() -> None:
+    # the asker speaks of themself: their own turns say it
+    assert asked_of("Can you suggest accessories for my current photography setup?") == "user"
+    assert asked_of("I've been feeling nostalgic lately. Any tips?") == "user"
+    # the asker points at what the assistant said
+    assert asked_of("What was the hotel you recommended in Rome?") == "assistant"
+    assert asked_of("Can you remind me of the third item on your list?") == "assistant"
+    assert asked_of("Back to our previous conversation about tea: which brand?") == "assistant"
+    assert asked_of("Which lens did you say I should buy?") == "assistant"
+    assert asked_of("Can you recommend a lens for me?") == "user"  # a request, not a source
+    # ... unless it is what the asker said
+    assert asked_of("Remind me what I told you about my car") == "user"
+    # neither: every turn as it is
+    assert asked_of("How did we fix the flaky test?") is None
+    assert asked_of("What does Jon do to relax?") is None
+
+
+def test_only_a_turn_of_the_other_role_is_lowered() -> None:
+    assert other_role({"role": "assistant"}, "user") == 1.0
+    assert other_role({"role": "user"}, "assistant") == 1.0
+    assert other_role({"role": "user"}, "user") == 0.0
+    assert other_role({"role": "assistant"}, None) == 0.0
+    assert other_role({"role": None}, "user") == 0.0  # an entry, not a turn
+    assert other_role({"role": "system"}, "user") == 0.0

@@ -77,8 +77,10 @@ from recollect_graph.services.search.query_text import (
 from recollect_graph.services.search.signals import (
     FLOOR_CONTEXT,
     Cues,
+    asked_of,
     context_signal,
     conversation_cues,
+    other_role,
     session_support,
     time_windows,
     without_time_words,
@@ -230,6 +232,7 @@ class Search:
         terms, names = keyword_terms(query)
         as_of_, valid_at_ = aware(as_of, "as_of"), aware(valid_at, "valid_at")
         cues_ = conversation_cues(query, valid_at_ or as_of_ or now)
+        wanted_role = asked_of(query) if self.settings.w_role > 0 else None
         terms = without_time_words(terms, cues_)
         unnamed_text = without_names(query, names)
         if unnamed_text:
@@ -315,6 +318,7 @@ class Search:
             scope_id,
             cues_,
             prefetched=prefetch.result() if prefetch is not None else None,
+            wanted_role=wanted_role,
         )
         used = [h.entry.id for h in hits if h.kind != "chunk"]
         if touch and used:  # bookkeeping: a lock race drops it, never the search
@@ -420,6 +424,7 @@ class Search:
         cues_: Cues = (set(), []),
         *,
         prefetched: dict[str, dict[str, Any]] | None = None,
+        wanted_role: str | None = None,
     ) -> list[Hit]:
         """Final scores from slim rows; full records are fetched only for the hits returned."""
         s = self.settings
@@ -439,7 +444,7 @@ class Search:
                 strength, quality, usage = hit_kinds.CHUNK_STRENGTH, hit_kinds.CHUNK_QUALITY, 0.0
                 score = self._score(c["relevance"], strength, quality, 0.0)
                 ranked.append(
-                    (round(score, 4), eid, c, 0.0, None, strength, quality, 0.0, 0.0, 0.0, 0.0)
+                    (round(score, 4), eid, c, 0.0, None, strength, quality, 0.0, 0.0, 0.0, 0.0, 0.0)
                 )
                 continue
             strength = lifecycle.strength(
@@ -460,19 +465,20 @@ class Search:
                 else 0.0
             )
             sess = support.get(eid, 0.0)
+            role = other_role(row, wanted_role)
             score = self._score(
                 c["relevance"]
                 + s.w_graph * g
                 + s.w_context * ctx
                 + s.w_session * sess
-                - s.w_length * brevity,
+                - s.w_length * brevity
+                - s.w_role * role,
                 strength,
                 quality,
                 usage,
             )
-            ranked.append(
-                (round(score, 4), eid, c, g, via, strength, quality, usage, ctx, brevity, sess)
-            )
+            row_ = (score, eid, c, g, via, strength, quality, usage, ctx, brevity, sess, role)
+            ranked.append((round(score, 4), *row_[1:]))
         ranked.sort(key=lambda t: (-t[0], t[1]))
         top = [t for t in ranked if t[0] >= min_score][:limit]
         entry_ids = [t[1] for t in top if t[2].get("kind") != "chunk"]
@@ -481,7 +487,7 @@ class Search:
         if missing:  # hits the graph, a cue or the lifecycle lifted past the likely ones
             full.update(self._full(missing, scope_id))
         hits: list[Hit] = []
-        for score, eid, c, g, via, strength, quality, usage, ctx, brevity, sess in top:
+        for score, eid, c, g, via, strength, quality, usage, ctx, brevity, sess, role in top:
             chunk = c.get("kind") == "chunk"
             if not chunk and eid not in full:
                 continue
@@ -495,6 +501,7 @@ class Search:
                 context=round(ctx, 4),
                 brevity=round(brevity, 4),
                 session=round(sess, 4),
+                role=role,
             )
             if chunk:
                 entry = hit_kinds.chunk_entry(c["entry"], scope_id, now)
@@ -516,9 +523,9 @@ class Search:
         return hits
 
 
-#: score, id, candidate, graph, via, strength, quality, usage, context, brevity, session
+#: score, id, candidate, graph, via, strength, quality, usage, context, brevity, session, role
 _Ranked = tuple[
-    float, str, dict[str, Any], float, str | None, float, float, float, float, float, float
+    float, str, dict[str, Any], float, str | None, float, float, float, float, float, float, float
 ]
 
 

@@ -7,10 +7,12 @@
 * :func:`without_time_words` and :func:`time_windows`: relative times leave the full-text query
   and, when short, bring in the turns said then (:mod:`.hybrid`, step 1).
 * :func:`session_support`: how much a turn's session keeps coming back to the query.
+* :func:`asked_of`: whose turns a question about a chat with an assistant is answered by.
 """
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Any
 
@@ -127,3 +129,44 @@ def session_support(scored: dict[str, dict[str, Any]]) -> dict[str, float]:
         other = next((rel for rel, tid in top if tid != eid), 0.0)
         out[eid] = max(0.0, other) / best
     return out
+
+
+#: The asker speaks of themself: "my bike", "I've been", "for me".
+_SELF = re.compile(r"\b(?:i|me|my|mine|myself)\b", re.I)
+#: The asker points at what the assistant said: "you recommended", "your list", "remind me",
+#: "our previous conversation".
+_TOLD = re.compile(
+    r"\byou\s+(?:\w+\s+)?(?:said|told|mentioned|recommended|suggested|provided|gave|listed|shared|"
+    r"described|explained|wrote|proposed|named|showed|sent|noted|came up with)\b"
+    r"|\byour\s+(?:suggestion|recommendation|advice|answer|list|response|reply|explanation)s?\b"
+    r"|\bdid you (?:say|tell|mention|recommend|suggest|give|list|name|call)\b"
+    r"|\bremind me\b|\bour (?:previous|last|earlier) (?:conversation|chat|discussion)\b",
+    re.I,
+)
+#: ... unless it is what the asker said: "remind me what I told you about my car".
+_I_SAID = re.compile(r"\bi\s+(?:said|told you|mentioned|shared|wrote)\b", re.I)
+
+
+def asked_of(query: str) -> str | None:
+    """The speaker role whose turns answer ``query``, when the question says so, else None.
+
+    In a chat between a user and an assistant, a question about what the assistant said ("the
+    hotel you recommended", "remind me of your list") is answered by the assistant's turns; one
+    where the asker speaks of themself ("my photography setup", "I've been feeling") by the
+    user's own turns, where they said it (the assistant's replies only echo it). Search lowers
+    the turns of the other role by ``w_role``; a question that says neither ("how did we fix
+    the flaky test?") leaves every turn as it is, and so does a conversation between people.
+    """
+    if _TOLD.search(query) and not _I_SAID.search(query):
+        return "assistant"
+    if _SELF.search(query):
+        return "user"
+    return None
+
+
+def other_role(row: dict[str, Any], wanted: str | None) -> float:
+    """1.0 when ``row`` is a user's or assistant's turn and the question wants the other role."""
+    role = row.get("role")
+    if wanted is None or role not in ("user", "assistant"):
+        return 0.0
+    return 1.0 if role != wanted else 0.0
