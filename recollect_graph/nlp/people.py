@@ -38,10 +38,13 @@ def people(doc: Any, spans: list[S], known: frozenset[str]) -> list[S]:
 
     A written name (capitalised words, no known technology) after a family or social role ("my
     aunt Nkechi Obi-Adeyemi"), before ", who" ("Oisín, who has worked at Monzo"), or as the
-    subject of a verb only people do ("Adebayo ported it", "Oisín grew up in Galway") is a
-    person, and so is every other mention of that name in the text.
+    subject of a verb only people do ("Adebayo ported it", "Oisín grew up in Galway"), as the
+    agent of such a verb ("suggested by Marguerite Okonkwo-Blanc"), as the subject of a clause
+    that calls it "her" or "his" ("Marta hosted at her flat"), or coordinated with a person
+    ("Priya Raman, Dumisani and Zanele") is a person, and so is every other mention of that name
+    in the text. ``known`` names are technologies, never people.
     """
-    people = {s.key for s in spans if s.entity_type == "person"}
+    found = {s.key for s in spans if s.entity_type == "person"}
     named = []
     for s in spans:
         if s.entity_type == "person" or s.key in known:
@@ -59,18 +62,18 @@ def people(doc: Any, spans: list[S], known: frozenset[str]) -> list[S]:
             or _human_agent(last)
             or (s.entity_type != "organization" and _gendered_clause(last))
         ):
-            people.add(s.key)
+            found.add(s.key)
     by_token = {i: s for s in spans for i in range(s.start, s.end)}
     grew = True
     while grew:  # "Ana and Ben pair on it": a name coordinated with a person is a person
         grew = False
         for s in named:
-            if s.key not in people and any(
-                by_token[o.i].key in people for o in _conjuncts(doc[s.end - 1]) if o.i in by_token
+            if s.key not in found and any(
+                by_token[o.i].key in found for o in _conjuncts(doc[s.end - 1]) if o.i in by_token
             ):
-                people.add(s.key)
+                found.add(s.key)
                 grew = True
-    return [replace(s, entity_type="person") if s.key in people else s for s in spans]
+    return [replace(s, entity_type="person") if s.key in found else s for s in spans]
 
 
 def _conjuncts(tok: Any) -> list[Any]:
