@@ -30,7 +30,7 @@ from recollect_graph.nlp.gazetteer import (
     TIME_WORDS,
     TOOL_NAMES,
 )
-from recollect_graph.nlp.people import name_parts, people, same_person
+from recollect_graph.nlp.people import employers, name_parts, people, same_person
 from recollect_graph.nlp.spacy_loader import SpacyLoader
 
 #: spaCy NER label -> entity type. Labels not listed (dates, numbers, money...) are not entities.
@@ -320,7 +320,7 @@ def _spans(doc: Any) -> list[_Span]:
             mixed = any(c.isupper() or c.isdigit() for c in inner) or end > tok.i + 1
             add(tok.i, end, doc[tok.i : end].text, "tool" if mixed else "concept")
     spans.sort(key=lambda s: s.start)
-    spans = people(doc, spans, TECHNOLOGIES)
+    spans = employers(doc, people(doc, spans, TECHNOLOGIES), TECHNOLOGIES)
     return same_person(spans, name_parts(spans))
 
 

@@ -3,7 +3,8 @@
 The small English pipeline types a name it has never seen by its shape, so "Marta", "Wojciech"
 or "Thandiwe Dlamini" come out as places or organisations. The rules here read what the sentence
 says of the name instead (a family role before it, a verb only people do, "her" in its clause, a
-coordinated person) and retype every mention of that name.
+coordinated person) and retype every mention of that name. :func:`employers` does the same for
+the organisations someone works for that the NER read as places ("works for Shopify").
 """
 
 from __future__ import annotations
@@ -129,3 +130,31 @@ def same_person(spans: list[S], parts: set[str]) -> list[S]:
         else s
         for s in spans
     ]
+
+
+#: Verbs whose "for" / "at" / "by" object is an employer ("works at Nubank", "hired by Monzo").
+_EMPLOY_VERBS = frozenset({"work", "intern", "volunteer", "teach", "employ", "hire", "contract"})
+
+
+def employers(doc: Any, spans: list[S], known: frozenset[str]) -> list[S]:
+    """Names the NER mistyped that the sentence shows are someone's employer.
+
+    The object of "work / intern / volunteer / teach for or at" and of "employed / hired by"
+    is an organisation ("Priyanka works for Shopify in Toronto": Shopify, not Toronto), whatever
+    the NER read (a place, a work, a group, a product) unless it is a person or a known
+    technology; a place keeps its type after "in" ("works in Toronto"). Every mention of the
+    name is retyped.
+    """
+    found = set()
+    for s in spans:
+        if s.entity_type in ("person", "organization") or s.key in known:
+            continue
+        last = doc[s.end - 1]
+        prep = last.head
+        if (
+            last.dep_ == "pobj"
+            and prep.lower_ in ("for", "at", "by")
+            and prep.head.lemma_.lower() in _EMPLOY_VERBS
+        ):
+            found.add(s.key)
+    return [replace(s, entity_type="organization") if s.key in found else s for s in spans]

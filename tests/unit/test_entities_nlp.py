@@ -243,3 +243,11 @@ def test_a_generic_modifier_names_no_component(extractor: EntityExtractor) -> No
     )
     assert "billing service" in found
     assert "main database" not in found and "database" not in found
+
+
+def test_an_employer_read_as_a_place_is_an_organization(extractor: EntityExtractor) -> None:
+    found = extractor.extract(["My cousin Lerato works for Takealot in Cape Town."])[0].mentions
+    assert found["takealot"].entity_type == "organization"
+    assert found["cape town"].entity_type == "place"  # after "in": still a place
+    hired = extractor.extract(["She is employed by Vodacom in Johannesburg."])[0].mentions
+    assert hired["vodacom"].entity_type == "organization"
