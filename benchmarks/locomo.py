@@ -359,6 +359,8 @@ _WEIGHT_FIELDS = (
     "search_candidates",
     "search_floor",
     "search_floor_keyword",
+    "search_floor_confident",
+    "search_floor_relaxed",
     "search_lifecycle",
     "search_full_turn",
 )

@@ -59,6 +59,8 @@ ENV_VARS: dict[str, str] = {
     "RECOLLECT_SEARCH_FULL_TURN": "search_full_turn",
     "RECOLLECT_SEARCH_TIME_CANDIDATES": "search_time_candidates",
     "RECOLLECT_SEARCH_FLOOR_KEYWORD": "search_floor_keyword",
+    "RECOLLECT_SEARCH_FLOOR_CONFIDENT": "search_floor_confident",
+    "RECOLLECT_SEARCH_FLOOR_RELAXED": "search_floor_relaxed",
     "RECOLLECT_DEDUP_THRESHOLD": "dedup_threshold",
     "RECOLLECT_AUTO_LINK_THRESHOLD": "auto_link_threshold",
     "RECOLLECT_FEEDBACK_BUMP_UP": "feedback_bump_up",
@@ -145,6 +147,10 @@ class Settings(BaseModel):
             ``search_floor_keyword``, or it is a graph neighbour of such a hit. Lifecycle
             signals (strength, quality, usage) never lift a hit over it, so a search about
             something the scope never mentions returns few or no hits. 0 and 0 turn it off.
+        search_floor_confident, search_floor_relaxed: When a search's best candidate reaches
+            ``search_floor_confident`` semantic similarity, the semantic floor of its other
+            candidates is ``search_floor_relaxed`` instead of ``search_floor`` (its other
+            evidence may be worded apart from the question); 1 turns this off.
         dedup_threshold: Combined similarity (0.6 semantic + 0.4 keyword) at which a new memory
             is reported as a duplicate of an existing one.
         auto_link_threshold: Semantic similarity at which a new memory is linked ``references``
@@ -200,6 +206,8 @@ class Settings(BaseModel):
     search_time_candidates: int = Field(default=50, ge=0, le=1000)
     search_floor: float = Field(default=0.25, ge=0, le=1)
     search_floor_keyword: float = Field(default=0.3, ge=0, le=1)
+    search_floor_confident: float = Field(default=0.45, ge=0, le=1)
+    search_floor_relaxed: float = Field(default=0.2, ge=0, le=1)
     dedup_threshold: float = Field(default=0.85, gt=0, le=1)
     auto_link_threshold: float = Field(default=0.85, gt=0, le=1)
     feedback_bump_up: float = Field(default=1.0, ge=0, le=10)

@@ -57,13 +57,40 @@ def test_relevant_hits_still_come_and_are_above_the_floor(
     assert hits[0].entry.id == corpus[1]
     assert len(hits) < len(CORPUS)  # not filled up to the limit
     floor = rg.settings
+    semantic_floor = floor.search_floor
+    if hits[0].signals.semantic >= floor.search_floor_confident:
+        semantic_floor = min(semantic_floor, floor.search_floor_relaxed)
     for h in hits:
         s = h.signals
         assert (
-            s.semantic >= floor.search_floor
-            or s.keyword >= floor.search_floor_keyword
-            or s.graph > 0
+            s.semantic >= semantic_floor or s.keyword >= floor.search_floor_keyword or s.graph > 0
         ), h
+
+
+def _with(rg: Recollect, **changes: float) -> Recollect:
+    settings = Settings.model_validate({**rg.settings.model_dump(), **changes})
+    return Recollect(rg.db, settings, embedder=rg.embedder, spacy=rg.spacy)
+
+
+def test_a_confident_hit_lowers_the_floor_for_the_rest(
+    rg: Recollect, scope_id: str, corpus: list[str]
+) -> None:
+    # "Ana is on call for the billing service this week" answers it plainly (cosine ~0.68); the
+    # standup entry shares no keyword and is ~0.29 from the question: under a floor of 0.35, over
+    # a relaxed floor of 0.25
+    query = "who is on call for billing this week"
+    floors = {"search_floor": 0.35, "search_floor_relaxed": 0.25}
+    strict = _with(rg, search_floor_confident=1.0, **floors)
+    relaxed = _with(rg, search_floor_confident=0.6, **floors)
+    strict_ids = [h.entry.id for h in strict.search(query, scope_id=scope_id, hops=0)]
+    relaxed_hits = relaxed.search(query, scope_id=scope_id, hops=0)
+    relaxed_ids = [h.entry.id for h in relaxed_hits]
+    assert strict_ids[0] == relaxed_ids[0] == corpus[4]
+    assert corpus[3] not in strict_ids
+    assert corpus[3] in relaxed_ids
+    assert relaxed_hits[relaxed_ids.index(corpus[3])].signals.keyword == 0
+    # a question the scope never talks about has no confident hit: the full floor holds
+    assert relaxed.search(OFF_TOPIC[0], scope_id=scope_id) == []
 
 
 def test_the_floor_is_a_setting(rg: Recollect, scope_id: str, corpus: list[str]) -> None:

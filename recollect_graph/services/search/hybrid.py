@@ -45,7 +45,7 @@ from __future__ import annotations
 import math
 import re
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime
 from typing import Any
@@ -269,8 +269,9 @@ class Search:
         if cands and cands[0].get("unnamed"):
             vector = vector_unnamed or vector
         scored = self._relevance(cands)
+        floor = self.semantic_floor(c["semantic"] for c in scored.values())
         for c in scored.values():
-            c["relevant"] = self.above_floor(c["semantic"], c["keyword"])
+            c["relevant"] = self.above_floor(c["semantic"], c["keyword"], floor)
         graph: dict[str, tuple[float, str]] = {}
         relevant = [c for c in scored.values() if c["relevant"]]
         prefetch: Future[dict[str, dict[str, Any]]] | None = None
@@ -305,10 +306,16 @@ class Search:
                         "graph_only": True,
                         "relevant": False,
                     }
-        if early is not None:
-            scored.update(early.result())
-        elif want_chunks:
-            scored.update(self._chunks(params, vector))
+        chunks = (
+            early.result()
+            if early is not None
+            else self._chunks(params, vector)
+            if want_chunks
+            else {}
+        )
+        for c in chunks.values():  # a confident hit lowers their floor too
+            c["relevant"] = c["relevant"] or self.above_floor(c["semantic"], 0.0, floor)
+        scored.update(chunks)
         hits = self._fuse(
             scored,
             graph,
@@ -333,15 +340,32 @@ class Search:
             )
         return hits
 
-    def above_floor(self, semantic: float, keyword: float) -> bool:
-        """Whether a candidate's own relevance reaches the floor (``search_floor`` settings).
+    def semantic_floor(self, semantics: Iterable[float]) -> float:
+        """The semantic floor of one search: ``search_floor``, or lower when a hit is confident.
 
-        Only the relevance signals count: semantic similarity (raw cosine) or the keyword score
-        (normalised by the best). A graph neighbour of a hit above the floor is kept as well;
-        strength, quality and usage never lift a hit over it.
+        When the best candidate's similarity reaches ``search_floor_confident``, the question
+        is plainly about this scope, and its other evidence may be worded apart from it ("the
+        graduation ceremonies I attended" against "my cousin's preschool graduation"): the
+        other candidates then pass from ``search_floor_relaxed``. A question the scope never
+        talks about has no such hit and keeps the full floor (docs/search.md).
         """
         s = self.settings
-        return semantic >= s.search_floor or (keyword > 0 and keyword >= s.search_floor_keyword)
+        best = max(semantics, default=0.0)
+        if best >= s.search_floor_confident:
+            return min(s.search_floor, s.search_floor_relaxed)
+        return s.search_floor
+
+    def above_floor(self, semantic: float, keyword: float, floor: float | None = None) -> bool:
+        """Whether a candidate's own relevance reaches the floor (``search_floor`` settings).
+
+        Only the relevance signals count: semantic similarity (raw cosine) against ``floor``
+        (default ``search_floor``; :meth:`semantic_floor` gives one search's) or the keyword
+        score (normalised by the best). A graph neighbour of a hit above the floor is kept as
+        well; strength, quality and usage never lift a hit over it.
+        """
+        s = self.settings
+        floor = s.search_floor if floor is None else floor
+        return semantic >= floor or (keyword > 0 and keyword >= s.search_floor_keyword)
 
     def _chunks(self, params: dict[str, Any], vector: list[float]) -> dict[str, dict[str, Any]]:
         """Document chunks scored like entries (keyword normalised among chunks)."""
