@@ -6,7 +6,8 @@
 //   Neo4j 5.26 plans a dynamic label ($(...)) in MATCH or MERGE as a scan of every node, so
 //   each key label of the export format's allow-list has its own branch (an index seek).
 // Params: $rows (list of maps: key (string, the key label), labels (list of strings), props (map))
-// Returns: written (int), created (int: new nodes), unchanged (int: already there as exported)
+// Returns: written (int), created (int: new nodes), unchanged (int: already there as exported),
+//   made (list of [element id, key label, id]: the nodes this batch created, for its undo record)
 UNWIND $rows AS row
 CALL (row) {
   WITH row WHERE row.key = 'Entry'
@@ -100,4 +101,5 @@ WITH row, n, created,
 SET n = row.props
 SET n:$(row.labels)
 RETURN count(n) AS written, count(CASE WHEN created THEN 1 END) AS created,
-       count(CASE WHEN same THEN 1 END) AS unchanged
+       count(CASE WHEN same THEN 1 END) AS unchanged,
+       collect(CASE WHEN created THEN [elementId(n), row.key, row.props.id] END) AS made

@@ -2,13 +2,16 @@
 //   (start, type, end) and replace the properties, so re-importing changes nothing. Types and key
 //   labels come from the format's allow-list; rows whose ends are missing are skipped. A new
 //   relationship is marked (a property the SET of the exported properties removes) so the counts
-//   tell new ones from those already there (and already there as exported).
+//   tell new ones from those already there (and already there as exported), and each new or
+//   changed one comes back with its properties before and after.
 //   Neo4j 5.26 plans a dynamic label ($(...)) in MATCH or MERGE as a scan of every node, so
 //   each key label of the export format's allow-list has its own branch (an index seek).
 // Params: $scope_id (string), $rows (list of maps: type (string), start (map: label, id), end
 //   (map: label, id), props (map))
 // Returns: written (int), created (int: new relationships), unchanged (int: already there as
-//   exported)
+//   exported), changed (list of maps: type, start and end ([key label, id, scope_id]), before
+//   (the properties before, null for a new relationship), after: what the batch's undo record
+//   holds, so no capture of the ends' other relationships is needed)
 UNWIND $rows AS row
 CALL (row) {
     WITH row WHERE row.start.label = 'Entry'
@@ -182,8 +185,13 @@ CALL (row) {
 }
 MERGE (a)-[r:$(row.type)]->(b)
 ON CREATE SET r._import_created = true
-WITH row, r, r._import_created IS NOT NULL AS created
-WITH row, r, created, NOT created AND properties(r) = row.props AS same
+WITH row, a, b, r, r._import_created IS NOT NULL AS created, properties(r) AS old
+WITH row, a, b, r, created, old, NOT created AND old = row.props AS same
 SET r = row.props
 RETURN count(r) AS written, count(CASE WHEN created THEN 1 END) AS created,
-       count(CASE WHEN same THEN 1 END) AS unchanged
+       count(CASE WHEN same THEN 1 END) AS unchanged,
+       collect(CASE WHEN NOT same THEN {type: type(r),
+                                        start: [row.start.label, a.id, a.scope_id],
+                                        end: [row.end.label, b.id, b.scope_id],
+                                        before: CASE WHEN created THEN null ELSE old END,
+                                        after: properties(r)} END) AS changed

@@ -220,3 +220,32 @@ def test_import_into_an_existing_scope_is_one_exact_undoable_operation(
     # the same import twice: the second changes nothing and writes no operation
     first = rg.import_(lines, scope_id=scope_id)
     assert first.operation_id and rg.import_(lines, scope_id=scope_id).operation_id is None
+
+
+def test_an_import_that_alters_nodes_and_relationships_undoes_exactly(
+    rg: Recollect, scope_id: str
+) -> None:
+    _rich_entry(rg, scope_id)
+    rg.remember("We deploy with Helm charts.", scope_id=scope_id, owner_id="kai")
+    lines = list(rg.export(scope_id))
+    rg.import_(lines)  # its own export back: nothing changes but how time zones are written
+    before = snapshot(rg, scope_id)
+    nodes = [x for x in lines if x.get("kind") == "node"]
+    rels = [x for x in lines if x.get("kind") == "rel"]
+    assert nodes and rels
+    entry = next(x for x in nodes if "Entry" in x["labels"])
+    altered_entry = {**entry, "props": {**entry["props"], "summary": "rewritten by the import"}}
+    altered_rel = {**rels[0], "props": {**rels[0]["props"], "note": "set by the import"}}
+    # the altered entry twice in one batch (the last line wins) and one relationship altered
+    edited = [lines[0], *nodes, altered_entry, altered_entry, altered_rel]
+    report = rg.import_(edited, scope_id=scope_id, batch_size=500)
+    assert report.nodes_updated in (1, 2) and report.rels_updated == 1
+    assert report.nodes_unchanged == len(nodes)
+    after = snapshot(rg, scope_id)
+    assert difference(before, after) != {}
+    summary = rg.query(
+        "MATCH (e:Entry {id: $id}) RETURN e.summary AS s", {"id": entry["props"]["id"]}
+    )
+    assert summary[0]["s"] == "rewritten by the import"
+    rg.undo(report.operation_id, scope_id=scope_id)
+    assert difference(before, snapshot(rg, scope_id)) == {}

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 
 import pytest
 
-from recollect_graph.services.knowledge.bulk import overlapped
+from recollect_graph.services.knowledge.bulk import overlapped, prefetched
 
 
 def test_every_batch_is_written_once_in_order_with_its_own_results() -> None:
@@ -71,3 +72,52 @@ def test_a_failed_parse_is_raised_in_the_caller_before_that_batch_is_written() -
     with pytest.raises(ValueError, match="batch 3"):
         overlapped(list(range(6)), lambda b: b, parse, lambda b, v, c: written.append(b))
     assert written == [0, 1, 2]
+
+
+def test_prefetched_yields_every_item_in_order() -> None:
+    assert list(prefetched(iter(range(50)), lookahead=2)) == list(range(50))
+    assert list(prefetched([])) == []
+
+
+def test_prefetched_makes_the_next_item_while_the_caller_uses_this_one() -> None:
+    made_during_use = threading.Event()
+    using_first = threading.Event()
+
+    def items() -> Iterator[int]:
+        yield 0
+        if using_first.wait(10):  # made on its own thread while the caller holds item 0
+            made_during_use.set()
+        yield 1
+
+    for item in prefetched(items()):
+        if item == 0:
+            using_first.set()
+            assert made_during_use.wait(10), "item 1 was not made while item 0 was in use"
+
+
+def test_prefetched_raises_a_producers_error_after_the_items_before_it() -> None:
+    def items() -> Iterator[int]:
+        yield 1
+        yield 2
+        raise ValueError("line 3 is not valid JSON")
+
+    seen: list[int] = []
+    with pytest.raises(ValueError, match="line 3"):
+        for item in prefetched(items()):
+            seen.append(item)
+    assert seen == [1, 2]
+
+
+def test_a_caller_that_stops_early_stops_the_producer() -> None:
+    made: list[int] = []
+
+    def items() -> Iterator[int]:
+        for i in range(1000):
+            made.append(i)
+            yield i
+
+    with pytest.raises(RuntimeError):
+        for item in prefetched(items(), lookahead=2):
+            if item == 3:
+                raise RuntimeError("write failed")
+    assert len(made) < 10

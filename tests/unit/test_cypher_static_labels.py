@@ -18,7 +18,7 @@ CYPHER = Path(__file__).resolve().parents[2] / "cypher"
 BRANCHED = {
     "transfer/import_nodes": KEY_LABELS,
     "transfer/import_rels": KEY_LABELS,
-    "transfer/foreign_ids": tuple(k for k in KEY_LABELS if k != "Session"),
+    "transfer/lookup": KEY_LABELS,
     "transfer/nodes_page": KEY_LABELS,
     "transfer/rels_page": KEY_LABELS,
     "stats/node": KEY_LABELS,

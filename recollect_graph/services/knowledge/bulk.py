@@ -12,15 +12,18 @@ earlier batch committed and no later one, as before.
 
 from __future__ import annotations
 
+import queue
+import threading
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import TypeVar
+from typing import Any, TypeVar
 
 B = TypeVar("B")
 V = TypeVar("V")
 C = TypeVar("C")
 R = TypeVar("R")
+T = TypeVar("T")
 
 #: Batches prepared ahead of the one being written (bounds memory: vectors of 2 batches).
 LOOKAHEAD = 2
@@ -72,3 +75,53 @@ def overlapped(
                 parsed.cancel()
             raise
     return out
+
+
+_ITEM, _END, _ERROR = range(3)
+#: How long a stopped prefetch waits for its worker to notice (it may be inside ``next``).
+_JOIN_S = 5.0
+
+
+def prefetched(items: Iterable[T], *, lookahead: int = LOOKAHEAD) -> Iterator[T]:
+    """``items`` in order, produced on a worker thread up to ``lookahead`` items ahead.
+
+    The work of making the next item (parsing an import's lines into a batch) then overlaps
+    with what the caller does with this one (writing it: the driver releases the GIL while it
+    waits on Neo4j). An exception raised while making an item is raised here, after the items
+    made before it; a caller that stops early (an exception of its own) stops the worker.
+    """
+    slots: queue.Queue[tuple[int, Any]] = queue.Queue(maxsize=max(1, lookahead))
+    stop = threading.Event()
+
+    def put(kind: int, value: Any) -> bool:
+        while not stop.is_set():
+            try:
+                slots.put((kind, value), timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def produce() -> None:
+        try:
+            for item in items:
+                if not put(_ITEM, item):
+                    return
+        except BaseException as e:  # handed to the caller's thread, raised there
+            put(_ERROR, e)
+            return
+        put(_END, None)
+
+    worker = threading.Thread(target=produce, name="rg-prefetch", daemon=True)
+    worker.start()
+    try:
+        while True:
+            kind, value = slots.get()
+            if kind == _END:
+                return
+            if kind == _ERROR:
+                raise value
+            yield value
+    finally:
+        stop.set()
+        worker.join(_JOIN_S)

@@ -100,7 +100,12 @@ class Capture:
         for rid, r in rels.items():
             self.rels.setdefault(rid, r)
 
-    def finish(self, *, keys: Iterable[tuple[str, str]] = ()) -> dict[str, Any] | None:
+    def finish(
+        self,
+        *,
+        keys: Iterable[tuple[str, str]] = (),
+        made: Mapping[str, tuple[str, str]] | None = None,
+    ) -> dict[str, Any] | None:
         """The change's difference, after it (``None`` when it changed nothing).
 
         Only the nodes captured before are compared (and every relationship touching them, so
@@ -109,18 +114,34 @@ class Capture:
         created are recorded as created (an import names every node it writes). Entries a
         change wrote otherwise are not part of it: the caller records their ids, and undo
         deletes them with everything derived from them first.
+
+        ``made`` (element id -> ``(key label, id)``) names the nodes the change created when
+        the statement that created them says so and drew no relationship to them (an import's
+        node batch): they are recorded as created without being looked up again.
         """
         after_nodes, after_rels = self._state(self.eids)
+        if made is not None:
+            after_nodes.update(
+                {
+                    eid: {"key": [label, key_id, self.scope_id], "labels": [], "props": {}}
+                    for eid, (label, key_id) in made.items()
+                    if eid not in self.eids
+                }
+            )
         # Nodes named by ``keys`` that were not there before were created by the change: only
         # their keys and relationships count, so their properties (vectors) are not read back.
-        made, made_rels = self._state(self.locate(keys) - self.eids, props=False)
-        after_nodes.update(made)
+        made_nodes, made_rels = self._state(self.locate(keys) - self.eids, props=False)
+        after_nodes.update(made_nodes)
         after_rels.update(made_rels)
         return diff(self.nodes, self.rels, after_nodes, after_rels)
 
     def add_keys(self, keys: Iterable[tuple[str, str]]) -> None:
         """Take in nodes by ``(key label, id)`` in the scope (those there now), unwalked."""
-        new = self.locate(keys) - self.eids
+        self.add_eids(self.locate(keys))
+
+    def add_eids(self, eids: Iterable[str]) -> None:
+        """Take in nodes by element id (found by the caller in this transaction), unwalked."""
+        new = set(eids) - self.eids
         if not new:
             return
         self.eids |= new
@@ -202,6 +223,33 @@ class Capture:
             for r in row["rels"]
         }
         return nodes, rels
+
+
+def rel_changes(changed: Iterable[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """The difference of a change that only wrote relationships and reports each one it wrote.
+
+    ``changed`` holds, per relationship created or altered, its ``type``, ``start`` and ``end``
+    (``[key label, id, scope_id]``), its properties ``before`` (``None`` when it is new) and
+    ``after``: the same record :func:`diff` makes from a capture of its ends before and after
+    (an altered relationship is deleted with its old properties and created with its new
+    ones), without reading the ends' other relationships.
+    """
+    created, deleted = [], []
+    for c in changed:
+        row = {"type": c["type"], "start": list(c["start"]), "end": list(c["end"])}
+        if c["before"] is not None:
+            deleted.append({**row, "props": jsonable(c["before"])})
+        created.append({**row, "props": jsonable(c["after"])})
+    if not created:
+        return None
+    return {
+        "v": VERSION,
+        "nodes_deleted": [],
+        "nodes_created": [],
+        "nodes_altered": [],
+        "rels_deleted": deleted,
+        "rels_created": created,
+    }
 
 
 def recorded_before(op: Mapping[str, Any]) -> dict[str, Any]:

@@ -27,6 +27,9 @@ REF_KEYS = frozenset(
     ("entry_id", "entity_id", "from_id", "to_id", "entry_ids", "memory_ids", "document_id")
 )
 LABEL_REF_KEYS = {"LinkSuggestion": frozenset(("a", "b"))}
+#: Value types that encode and decode as themselves: a list of only these (an embedding) is
+#: passed through whole instead of element by element (384 calls per vector).
+_PLAIN = frozenset((str, int, float, bool, type(None)))
 _TEMPORAL: dict[str, type[Any]] = {
     "$datetime": nt.DateTime,
     "$date": nt.Date,
@@ -68,6 +71,8 @@ def encode(value: Any) -> Any:
     if isinstance(value, nt.Duration):
         return {"$duration": value.iso_format()}
     if isinstance(value, list | tuple):
+        if _PLAIN.issuperset(map(type, value)):
+            return list(value)
         return [encode(v) for v in value]
     if isinstance(value, dict):
         return {k: encode(v) for k, v in value.items()}
@@ -81,6 +86,8 @@ def decode(value: Any) -> Any:
         InvalidInput: A tagged value is malformed.
     """
     if isinstance(value, list):
+        if _PLAIN.issuperset(map(type, value)):
+            return value
         return [decode(v) for v in value]
     if not isinstance(value, dict):
         return value

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime
 from typing import Any
@@ -44,6 +45,7 @@ from recollect_graph.results import ImportReport
 from recollect_graph.services.kernel.times import now_utc
 from recollect_graph.services.kernel.validation import stored_limits
 from recollect_graph.services.knowledge import footprint
+from recollect_graph.services.knowledge.bulk import prefetched
 from recollect_graph.services.transfer.format import (
     FORMAT,
     LABEL_REF_KEYS,
@@ -201,35 +203,13 @@ class Transfer:
         target = scope_id or source
         remap = (target != source) if keep_ids is None else not keep_ids
         job = _Import(self.db, source, target, remap, progress)
-        nodes: list[dict[str, Any]] = []
-        rels: list[dict[str, Any]] = []
-        for n, raw in enumerate(it, start=2):
-            line = _parse(raw, n)
-            if line is None:
-                continue
-            kind = line.get("kind")
+        # lines are parsed into batches on a worker thread while this one writes the batch
+        # before: the order, and the batches committed before a bad line, stay as they were
+        for kind, rows in prefetched(_batches(it, job, batch_size)):
             if kind == "node":
-                if rels:
-                    job.write_rels(rels)
-                    rels = []
-                nodes.append(job.node_row(line, n))
-                if len(nodes) >= batch_size:
-                    job.write_nodes(nodes)
-                    nodes = []
-            elif kind == "rel":
-                if nodes:
-                    job.write_nodes(nodes)
-                    nodes = []
-                rels.append(job.rel_row(line, n))
-                if len(rels) >= batch_size:
-                    job.write_rels(rels)
-                    rels = []
+                job.write_nodes(rows)
             else:
-                raise InvalidInput(f"line {n}: unknown kind {kind!r} (expected node or rel)")
-        if nodes:
-            job.write_nodes(nodes)
-        if rels:
-            job.write_rels(rels)
+                job.write_rels(rows)
         return ImportReport(
             scope_id=target,
             source_scope_id=source,
@@ -245,6 +225,47 @@ class Transfer:
             rels_unchanged=job.rels_unchanged,
             operation_id=job.operation_id,
         )
+
+
+def _batches(
+    it: Iterator[str | dict[str, Any]], job: _Import, batch_size: int
+) -> Iterator[tuple[str, list[dict[str, Any]]]]:
+    """The import's write batches, in line order: ``("node" | "rel", rows)``.
+
+    A batch holds lines of one kind, at most ``batch_size``; a line of the other kind ends it.
+
+    Raises:
+        InvalidInput: A malformed line (after the batches before it).
+    """
+    nodes: list[dict[str, Any]] = []
+    rels: list[dict[str, Any]] = []
+    for n, raw in enumerate(it, start=2):
+        line = _parse(raw, n)
+        if line is None:
+            continue
+        kind = line.get("kind")
+        if kind == "node":
+            if rels:
+                yield "rel", rels
+                rels = []
+            nodes.append(job.node_row(line, n))
+            if len(nodes) >= batch_size:
+                yield "node", nodes
+                nodes = []
+        elif kind == "rel":
+            if nodes:
+                yield "node", nodes
+                nodes = []
+            rels.append(job.rel_row(line, n))
+            if len(rels) >= batch_size:
+                yield "rel", rels
+                rels = []
+        else:
+            raise InvalidInput(f"line {n}: unknown kind {kind!r} (expected node or rel)")
+    if nodes:
+        yield "node", nodes
+    if rels:
+        yield "rel", rels
 
 
 def _counts(rows: list[dict[str, Any]]) -> tuple[int, int, int]:
@@ -389,10 +410,14 @@ class _Import:
         target = self.target
 
         def work(tx: Tx) -> tuple[int, int, int]:
-            taken = tx.run(
-                "transfer/foreign_ids",
-                rows=[{"key": r["key"], "id": r["props"]["id"], "scope_id": target} for r in rows],
+            # one read finds the batch's nodes wherever they are: another scope's refuse the
+            # batch, the target scope's are its before-state; the write says which it created
+            found = tx.run(
+                "transfer/lookup",
+                rows=[{"key": r["key"], "id": r["props"]["id"]} for r in rows],
+                scope_id=target,
             )
+            taken = [f for f in found if f["scope_id"] != target]
             if taken:
                 t = taken[0]
                 raise InvalidInput(
@@ -400,12 +425,29 @@ class _Import:
                     f"(e.g. {t['label']} {t['id']} in {t['scope_id']!r}); import into a new "
                     "scope with remapped ids (the default for --scope NEW)"
                 )
-            keys = [(r["key"], r["props"]["id"]) for r in rows]
             capture = footprint.Capture(tx.run, target, walk=False)
-            capture.add_keys(keys)
-            counts = _counts(tx.run("transfer/import_nodes", rows=rows))
-            self._log(tx, capture.finish(keys=keys))
-            return counts
+            capture.add_eids(f["eid"] for f in found)
+            # nodes found nowhere (each id once in the batch) are created outright; the rest
+            # (already there, or repeated in the batch) are merged in line order
+            there = {(f["label"], f["id"]) for f in found}
+            seen = Counter((r["key"], r["props"]["id"]) for r in rows)
+            fresh: list[dict[str, Any]] = []
+            merged: list[dict[str, Any]] = []
+            for r in rows:
+                key = (r["key"], r["props"]["id"])
+                (fresh if key not in there and seen[key] == 1 else merged).append(r)
+            made: dict[str, tuple[str, str]] = {}
+            written = created = unchanged = 0
+            for name, part in (("transfer/create_nodes", fresh), ("transfer/import_nodes", merged)):
+                if not part:
+                    continue
+                result = tx.run(name, rows=part)[0]
+                made.update({str(e): (str(label), str(i)) for e, label, i in result["made"]})
+                written += int(result["written"])
+                created += len(result["made"])
+                unchanged += int(result.get("unchanged", 0))
+            self._log(tx, capture.finish(made=made))
+            return written, created, unchanged
 
         written, created, unchanged = self.db.write_tx(work)
         self.nodes += written
@@ -417,15 +459,12 @@ class _Import:
         target = self.target
 
         def work(tx: Tx) -> tuple[int, int, int]:
-            # import_rels writes relationships only: the nodes at their ends keep their
-            # properties, so only their relationships are captured (not their vectors).
-            capture = footprint.Capture(tx.run, target, walk=False, node_props=False)
-            capture.add_keys(
-                {(r[end]["label"], r[end]["id"]) for r in rows for end in ("start", "end")}
-            )
-            counts = _counts(tx.run("transfer/import_rels", scope_id=target, rows=rows))
-            self._log(tx, capture.finish())
-            return counts
+            # import_rels writes relationships only and reports each one it created or altered
+            # (properties before and after): that is the batch's undo record, with no capture
+            # of the ends' other relationships (a hub node's thousands, every batch).
+            result = tx.run("transfer/import_rels", scope_id=target, rows=rows)
+            self._log(tx, footprint.rel_changes(result[0]["changed"]))
+            return _counts(result)
 
         written, created, unchanged = self.db.write_tx(work)
         self.rels += written

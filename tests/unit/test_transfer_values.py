@@ -1,0 +1,43 @@
+"""The export format's values: temporal values round-trip, plain lists pass through whole."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import neo4j.time as nt
+import pytest
+
+from recollect_graph.errors import InvalidInput
+from recollect_graph.services.transfer.format import decode, encode
+
+
+def test_temporal_values_round_trip_to_the_same_neo4j_types() -> None:
+    props = {
+        "created_at": nt.DateTime(2025, 3, 1, 12, 30, tzinfo=UTC),
+        "day": nt.Date(2025, 3, 1),
+        "wait": nt.Duration(days=2, hours=3),
+        "history": [{"at": datetime(2025, 1, 2, tzinfo=UTC), "what": "moved"}],
+    }
+    back = decode(encode(props))
+    assert back["created_at"] == props["created_at"]
+    assert back["day"] == props["day"]
+    assert back["wait"] == props["wait"]
+    assert back["history"][0]["what"] == "moved"
+    assert isinstance(back["history"][0]["at"], nt.DateTime)
+
+
+def test_an_embedding_is_passed_through_unchanged() -> None:
+    vector = [0.1, -0.25, 0.0, 1, 2.5e-8]
+    assert encode(vector) == vector
+    assert decode(vector) is vector
+    assert encode(("a", None, True)) == ["a", None, True]
+
+
+def test_a_list_that_holds_a_tagged_value_is_decoded_element_by_element() -> None:
+    out = decode([1.0, {"$date": "2025-03-01"}, "x"])
+    assert out == [1.0, nt.Date(2025, 3, 1), "x"]
+
+
+def test_a_malformed_tagged_value_is_a_clear_error() -> None:
+    with pytest.raises(InvalidInput, match=r"bad \$datetime value"):
+        decode({"created_at": {"$datetime": "yesterday"}})
