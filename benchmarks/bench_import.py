@@ -5,7 +5,8 @@ Each round imports ``--n`` generated entries with precomputed vectors and their 
 public ``rg.import_`` into a new scope, then writes the node rows of another export of the same
 shape with a bare ``UNWIND $rows AS r CREATE (e:Entry:BenchBare) SET e = r`` in batches of the
 same size, one driver session and write transaction per batch as the import's (the bound the
-import is compared with: issue 22's target is a ratio >= 0.8, or 3,000 entries/s). After a small
+import is compared with: issue 22's target is a ratio >= 0.8, or 3,000 entries/s), and the
+export's edges after them (``MATCH`` both ends, ``CREATE``): the import's same lines. After a small
 warm-up of each, the two alternate ``--rounds`` times, so a slower spell of the machine hits both;
 the medians and their ratio are reported, with where the import's time goes (each statement's
 share, and the commit and Python time that are not inside a statement).
@@ -37,6 +38,11 @@ from recollect_graph.services.transfer.format import decode
 ROOT = Path(__file__).resolve().parents[1]
 #: The bare insert the import is compared with (benchmark-only Cypher, no user text in it).
 BARE_UNWIND = "UNWIND $rows AS r CREATE (e:Entry:BenchBare) SET e = r"
+#: The same export's edges, bare: both ends by id, then CREATE (no MERGE, no undo record).
+BARE_EDGES = (
+    "UNWIND $rows AS r MATCH (a:Entry {id: r.a}) MATCH (b:Entry {id: r.b}) "
+    "CREATE (a)-[e:$(r.type)]->(b) SET e = r.props"
+)
 
 
 def _statement_times(rg: Recollect) -> tuple[dict[str, float], Callable[[], None]]:
@@ -72,25 +78,33 @@ def _statement_times(rg: Recollect) -> tuple[dict[str, float], Callable[[], None
     return spent, restore
 
 
-def _bare_batch(tx: ManagedTransaction, rows: list[dict[str, Any]]) -> None:
-    tx.run(BARE_UNWIND, rows=rows).consume()
+def _bare_batch(tx: ManagedTransaction, statement: str, rows: list[dict[str, Any]]) -> None:
+    tx.run(statement, rows=rows).consume()
 
 
-def _bare(rg: Recollect, pool: Pool, scope: str, n: int, batch: int) -> float:
-    """Seconds for the bare UNWIND of an export's node rows (decoded as the import decodes them)."""
-    rows = [
-        decode(line["props"])
-        for line in export_lines(pool, scope, 0, n)
-        if line.get("kind") == "node"
+def _bare(rg: Recollect, pool: Pool, scope: str, n: int, batch: int) -> tuple[float, float]:
+    """Seconds for the bare UNWIND of an export's node rows (decoded as the import decodes them),
+    and for its edges after them (nodes and edges together: the import's same lines)."""
+    lines = list(export_lines(pool, scope, 0, n))
+    nodes = [decode(x["props"]) for x in lines if x.get("kind") == "node"]
+    edges = [
+        {"a": x["start"]["id"], "b": x["end"]["id"], "type": x["type"], "props": x["props"]}
+        for x in lines
+        if x.get("kind") == "rel"
     ]
+
+    def write(statement: str, rows: list[dict[str, Any]]) -> None:
+        for s in range(0, len(rows), batch):
+            # one session and write transaction per batch, as the import's batches
+            with rg.db.driver.session(database=rg.db.database) as session:
+                session.execute_write(_bare_batch, statement, rows[s : s + batch])
+
     t = time.perf_counter()
-    for s in range(0, len(rows), batch):
-        part = rows[s : s + batch]
-        # one session and write transaction per batch, as the import's batches
-        with rg.db.driver.session(database=rg.db.database) as session:
-            session.execute_write(_bare_batch, part)
+    write(BARE_UNWIND, nodes)
     rg.db.write("admin/await_indexes", timeout_s=1800)
-    return time.perf_counter() - t
+    nodes_s = time.perf_counter() - t
+    write(BARE_EDGES, edges)
+    return nodes_s, time.perf_counter() - t
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -99,6 +113,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         pool = Pool(rg, 2000)
         imports: list[float] = []
         bares: list[float] = []
+        bares_edges: list[float] = []
         edges = 0
         profile: dict[str, float] = {}
         # a first round of each warms the server (its JIT, the indexes' first pages): not counted
@@ -125,13 +140,16 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 profile["outside transactions (parsing not overlapped, waiting)"] = round(
                     imports[-1] - spent["write transactions (all)"], 2
                 )
-            bares.append(_bare(rg, pool, f"bare-{r}", args.n, args.batch))
+            nodes_s, all_s = _bare(rg, pool, f"bare-{r}", args.n, args.batch)
+            bares.append(nodes_s)
+            bares_edges.append(all_s)
             print(
                 f"round {r + 1}: import {args.n / imports[-1]:.0f}/s, "
-                f"bare UNWIND {args.n / bares[-1]:.0f}/s",
+                f"bare UNWIND {args.n / bares[-1]:.0f}/s, with the edges {args.n / all_s:.0f}/s",
                 file=sys.stderr,
             )
     imp, bare = statistics.median(imports), statistics.median(bares)
+    bare_edges = statistics.median(bares_edges)
     return {
         "benchmark": "import with vectors vs a bare UNWIND of the same node rows",
         "n": args.n,
@@ -143,6 +161,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "import_entries_per_s": round(args.n / imp, 1),
         "bare_entries_per_s": round(args.n / bare, 1),
         "ratio_import_to_bare": round(bare / imp, 3),
+        "bare_with_edges_seconds": [round(x, 2) for x in bares_edges],
+        "bare_with_edges_entries_per_s": round(args.n / bare_edges, 1),
+        "ratio_import_to_bare_with_edges": round(bare_edges / imp, 3),
         "import_profile_last_round_s": profile,
     }
 
