@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import neo4j.time as nt
 import pytest
@@ -41,3 +41,14 @@ def test_a_list_that_holds_a_tagged_value_is_decoded_element_by_element() -> Non
 def test_a_malformed_tagged_value_is_a_clear_error() -> None:
     with pytest.raises(InvalidInput, match=r"bad \$datetime value"):
         decode({"created_at": {"$datetime": "yesterday"}})
+
+
+def test_a_datetime_keeps_its_utc_offset_and_is_not_turned_into_a_named_zone() -> None:
+    # pytz's UTC (what neo4j.time parses "+00:00" into) is sent to Neo4j as the zone "UTC",
+    # a different value from the offset "Z" the export was made from
+    value = decode({"$datetime": "2025-03-01T12:30:00+00:00"})
+    assert not getattr(value.tzinfo, "zone", None)
+    assert value.utcoffset() == timedelta(0)
+    assert value == nt.DateTime(2025, 3, 1, 12, 30, tzinfo=UTC)
+    east = decode({"$datetime": "2025-03-01T12:30:00+05:30"})
+    assert east.utcoffset() == timedelta(hours=5, minutes=30)

@@ -8,7 +8,7 @@ The labels and relationship types an export may hold are the graph's
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Any
 
 import neo4j.time as nt
@@ -94,6 +94,8 @@ def decode(value: Any) -> Any:
     if len(value) == 1:
         ((tag, raw),) = value.items()
         try:
+            if tag == "$datetime":
+                return _offset_datetime(raw)
             if tag in _TEMPORAL:
                 return _TEMPORAL[tag].from_iso_format(raw)
             if tag == "$localdatetime":
@@ -103,6 +105,21 @@ def decode(value: Any) -> Any:
         except (ValueError, TypeError) as e:
             raise InvalidInput(f"bad {tag} value {raw!r}: {e}") from e
     return {k: decode(v) for k, v in value.items()}
+
+
+def _offset_datetime(raw: str) -> nt.DateTime:
+    """A ``$datetime`` with the UTC offset it was written with, as an offset.
+
+    ``neo4j.time`` parses ``+00:00`` into pytz's ``UTC``, which the driver sends as the named
+    zone ``UTC``: the property would come back as a different value (Cypher's ``datetime`` with
+    offset ``Z`` and with zone ``UTC`` are not equal), so an export imported back into its own
+    scope rewrote every such timestamp. A fixed offset is what the export holds.
+    """
+    value = nt.DateTime.from_iso_format(raw)
+    offset = value.utcoffset()
+    if offset is None:
+        return value
+    return value.replace(tzinfo=timezone(offset))
 
 
 def _duration(raw: str) -> nt.Duration:
