@@ -10,8 +10,9 @@ The format (``version`` 1) is one JSON object per line:
   scope and id).
 
 Temporal values are written as ``{"$datetime": "<ISO 8601>"}`` (``$date``, ``$time``,
-``$localdatetime``, ``$duration`` likewise) and read back to the same Neo4j type. Every node lies
-in the exported scope, so relationships to other scopes are not exported.
+``$localdatetime``, ``$duration`` likewise) and read back to the same Neo4j type (a
+``$datetime`` with the UTC offset written, so an export imported back changes nothing). Every
+node lies in the exported scope, so relationships to other scopes are not exported.
 
 Labels and relationship types are checked against fixed allow-lists (``NODE_LABELS`` and
 ``REL_TYPES`` in :mod:`recollect_graph.vocabulary`); they are the only names the statements put
