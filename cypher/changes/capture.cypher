@@ -1,9 +1,7 @@
 // Purpose: the exact state of some nodes: labels and every property, and every relationship
 //   touching them (type, both ends by key label, id and scope, and by element id, properties).
-//   What a destructive change compares before and after to record its undo. With $props false
-//   the nodes come without their properties (a change that cannot alter them, such as the
-//   relationships of an import, or nodes the change itself created: only their keys count).
-// Params: $eids (list of strings: element ids), $key_labels (list of strings), $props (bool)
+//   What a destructive change compares before and after to record its undo.
+// Params: $eids (list of strings: element ids), $key_labels (list of strings)
 // Returns: nodes (list of maps: eid, label, id, scope_id, labels, props), rels (list of maps: rid, type, start, end, a_eid, b_eid, props)
 MATCH (n) WHERE elementId(n) IN $eids
 WITH collect(n) AS ns
@@ -11,7 +9,7 @@ CALL (ns) {
   UNWIND ns AS n
   RETURN collect({eid: elementId(n), label: head([l IN labels(n) WHERE l IN $key_labels]),
                   id: n.id, scope_id: n.scope_id, labels: labels(n),
-                  props: CASE WHEN $props THEN properties(n) ELSE {} END}) AS nodes
+                  props: properties(n)}) AS nodes
 }
 CALL (ns) {
   UNWIND ns AS n

@@ -54,9 +54,6 @@ class Capture:
         entries, entities, documents, topics: The seeds, by id.
         walk: Whether to walk from the seeds (False: only the seeds and their relationships,
             for changes that alter properties only, such as a soft delete).
-        node_props: Whether nodes are captured with their properties. False only for a
-            change that alters no node's properties or labels (an import's relationships):
-            its difference is then exact for relationships and node creations, and cheap.
     """
 
     def __init__(
@@ -69,12 +66,10 @@ class Capture:
         documents: Iterable[str] = (),
         topics: Iterable[str] = (),
         walk: bool = True,
-        node_props: bool = True,
     ) -> None:
         self.run = run
         self.scope_id = scope_id
         self.walk = walk
-        self.node_props = node_props
         self.eids: set[str] = set()
         self.nodes: dict[str, dict[str, Any]] = {}
         self.rels: dict[str, dict[str, Any]] = {}
@@ -90,54 +85,26 @@ class Capture:
     ) -> None:
         """Take in more seeds (before the change touches them)."""
         eids = self._seeds(entries, entities, documents, topics)
-        new = self._footprint(eids) - self.eids
-        if not new:
-            return
-        self.eids |= new
-        nodes, rels = self._state(new)
-        for eid, n in nodes.items():
-            self.nodes.setdefault(eid, n)
-        for rid, r in rels.items():
-            self.rels.setdefault(rid, r)
+        self.add_eids(self._footprint(eids))
 
-    def finish(
-        self,
-        *,
-        keys: Iterable[tuple[str, str]] = (),
-        made: Mapping[str, tuple[str, str]] | None = None,
-    ) -> dict[str, Any] | None:
+    def finish(self, *, made: Mapping[str, tuple[str, str]] | None = None) -> dict[str, Any] | None:
         """The change's difference, after it (``None`` when it changed nothing).
 
         Only the nodes captured before are compared (and every relationship touching them, so
-        one the change drew to a new node is recorded as created), plus the nodes named by
-        ``keys`` (``(key label, id)`` in the scope) that are there now: those the change
-        created are recorded as created (an import names every node it writes). Entries a
-        change wrote otherwise are not part of it: the caller records their ids, and undo
-        deletes them with everything derived from them first.
+        one the change drew to a new node is recorded as created). Entries a change wrote
+        otherwise are not part of it: the caller records their ids, and undo deletes them with
+        everything derived from them first.
 
         ``made`` (element id -> ``(key label, id)``) names the nodes the change created when
         the statement that created them says so and drew no relationship to them (an import's
-        node batch): they are recorded as created without being looked up again.
+        node batch): they are recorded as created.
         """
         after_nodes, after_rels = self._state(self.eids)
-        if made is not None:
-            after_nodes.update(
-                {
-                    eid: {"key": [label, key_id, self.scope_id], "labels": [], "props": {}}
-                    for eid, (label, key_id) in made.items()
-                    if eid not in self.eids
-                }
-            )
-        # Nodes named by ``keys`` that were not there before were created by the change: only
-        # their keys and relationships count, so their properties (vectors) are not read back.
-        made_nodes, made_rels = self._state(self.locate(keys) - self.eids, props=False)
-        after_nodes.update(made_nodes)
-        after_rels.update(made_rels)
+        for eid, (label, key_id) in (made or {}).items():
+            if eid not in self.eids:
+                key = [label, key_id, self.scope_id]
+                after_nodes[eid] = {"key": key, "labels": [], "props": {}}
         return diff(self.nodes, self.rels, after_nodes, after_rels)
-
-    def add_keys(self, keys: Iterable[tuple[str, str]]) -> None:
-        """Take in nodes by ``(key label, id)`` in the scope (those there now), unwalked."""
-        self.add_eids(self.locate(keys))
 
     def add_eids(self, eids: Iterable[str]) -> None:
         """Take in nodes by element id (found by the caller in this transaction), unwalked."""
@@ -150,13 +117,6 @@ class Capture:
             self.nodes.setdefault(eid, n)
         for rid, r in rels.items():
             self.rels.setdefault(rid, r)
-
-    def locate(self, keys: Iterable[tuple[str, str]]) -> set[str]:
-        """The element ids of the nodes named by ``(key label, id)`` in the scope."""
-        rows = [{"label": k, "id": i, "scope_id": self.scope_id} for k, i in keys]
-        if not rows:
-            return set()
-        return {r["eid"] for r in self.run("changes/locate", rows=rows)}
 
     # -- internals ---------------------------------------------------------------------------
     def _seeds(self, *ids: Iterable[str]) -> set[str]:
@@ -191,17 +151,10 @@ class Capture:
                     frontier.add(r["eid"])
         return found
 
-    def _state(
-        self, eids: set[str], *, props: bool = True
-    ) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
+    def _state(self, eids: set[str]) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
         if not eids:
             return {}, {}
-        row = self.run(
-            "changes/capture",
-            eids=sorted(eids),
-            key_labels=list(KEY_LABELS),
-            props=props and self.node_props,
-        )[0]
+        row = self.run("changes/capture", eids=sorted(eids), key_labels=list(KEY_LABELS))[0]
         nodes = {
             n["eid"]: {
                 "key": [n["label"], n["id"], n["scope_id"]],
@@ -234,22 +187,14 @@ def rel_changes(changed: Iterable[Mapping[str, Any]]) -> dict[str, Any] | None:
     (an altered relationship is deleted with its old properties and created with its new
     ones), without reading the ends' other relationships.
     """
-    created, deleted = [], []
+    created: list[dict[str, Any]] = []
+    deleted: list[dict[str, Any]] = []
     for c in changed:
         row = {"type": c["type"], "start": list(c["start"]), "end": list(c["end"])}
         if c["before"] is not None:
             deleted.append({**row, "props": jsonable(c["before"])})
         created.append({**row, "props": jsonable(c["after"])})
-    if not created:
-        return None
-    return {
-        "v": VERSION,
-        "nodes_deleted": [],
-        "nodes_created": [],
-        "nodes_altered": [],
-        "rels_deleted": deleted,
-        "rels_created": created,
-    }
+    return _record([], [], [], deleted, created)
 
 
 def recorded_before(op: Mapping[str, Any]) -> dict[str, Any]:
@@ -308,13 +253,24 @@ def diff(
         for rid, r in after_rels.items()
         if rid not in before_rels or not same(r, before_rels[rid])
     ]
-    if not (deleted or created or altered or rels_deleted or rels_created):
+    return _record(deleted, created, altered, rels_deleted, rels_created)
+
+
+def _record(
+    nodes_deleted: list[Any],
+    nodes_created: list[Any],
+    nodes_altered: list[Any],
+    rels_deleted: list[Any],
+    rels_created: list[Any],
+) -> dict[str, Any] | None:
+    """A difference as recorded (``None`` when it holds nothing)."""
+    if not (nodes_deleted or nodes_created or nodes_altered or rels_deleted or rels_created):
         return None
     return {
         "v": VERSION,
-        "nodes_deleted": deleted,
-        "nodes_created": created,
-        "nodes_altered": altered,
+        "nodes_deleted": nodes_deleted,
+        "nodes_created": nodes_created,
+        "nodes_altered": nodes_altered,
         "rels_deleted": rels_deleted,
         "rels_created": rels_created,
     }

@@ -7,7 +7,8 @@ The labels and relationship types an export may hold are the graph's
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import json
+from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime, timezone
 from typing import Any
 
@@ -203,4 +204,45 @@ def _claim(entry: str, i: int, p: dict[str, Any]) -> Derive:
     return lambda _sc, m: _claim_id(m(entry), i, p)
 
 
-# -- export ---------------------------------------------------------------------------------------
+# -- lines of an export ---------------------------------------------------------------------------
+def parse_line(raw: str | dict[str, Any], n: int) -> dict[str, Any] | None:
+    """Line ``n`` of an export as a dict (``None`` for a blank line).
+
+    Raises:
+        InvalidInput: Not JSON, or not a JSON object.
+    """
+    if isinstance(raw, dict):
+        return raw
+    if not raw.strip():
+        return None
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError as e:
+        raise InvalidInput(f"line {n} is not valid JSON: {e.msg} (column {e.colno})") from e
+    if not isinstance(value, dict):
+        raise InvalidInput(f"line {n} is not a JSON object")
+    return value
+
+
+def read_header(it: Iterator[str | dict[str, Any]]) -> dict[str, Any]:
+    """The export's header: its first non-blank line, checked for this format and version.
+
+    Raises:
+        InvalidInput: No header, another format, or a version this one does not read.
+    """
+    for raw in it:
+        header = parse_line(raw, 1)
+        if header is None:
+            continue
+        if header.get("format") != FORMAT:
+            raise InvalidInput(
+                f"not a recollect-graph export (format {header.get('format')!r}, "
+                f"expected {FORMAT!r})"
+            )
+        if header.get("version") != VERSION:
+            raise InvalidInput(
+                f"export format version {header.get('version')!r} is not supported "
+                f"(this version reads {VERSION})"
+            )
+        return header
+    raise InvalidInput("the export is empty (no header line)")

@@ -56,6 +56,8 @@ from recollect_graph.services.transfer.format import (
     derivation,
     encode,
     key_label,
+    parse_line,
+    read_header,
 )
 from recollect_graph.vocabulary import KEY_LABELS, REL_TYPES
 
@@ -189,7 +191,7 @@ class Transfer:
                 database's (checked before anything is written).
         """
         it = iter(lines)
-        header = _header(it)
+        header = read_header(it)
         model, dims = self._embedding()
         if header.get("embedding_model") != model or header.get("dimensions") != dims:
             raise SchemaMismatch(
@@ -241,7 +243,7 @@ def _batches(
     nodes: list[dict[str, Any]] = []
     rels: list[dict[str, Any]] = []
     for n, raw in enumerate(it, start=2):
-        line = _parse(raw, n)
+        line = parse_line(raw, n)
         if line is None:
             continue
         kind = line.get("kind")
@@ -273,39 +275,6 @@ def _counts(rows: list[dict[str, Any]]) -> tuple[int, int, int]:
     """``(written, created, unchanged)`` of an import statement's one row."""
     r = rows[0]
     return int(r["written"]), int(r["created"]), int(r["unchanged"])
-
-
-def _parse(raw: str | dict[str, Any], n: int) -> dict[str, Any] | None:
-    if isinstance(raw, dict):
-        return raw
-    if not raw.strip():
-        return None
-    try:
-        value = json.loads(raw)
-    except json.JSONDecodeError as e:
-        raise InvalidInput(f"line {n} is not valid JSON: {e.msg} (column {e.colno})") from e
-    if not isinstance(value, dict):
-        raise InvalidInput(f"line {n} is not a JSON object")
-    return value
-
-
-def _header(it: Iterator[str | dict[str, Any]]) -> dict[str, Any]:
-    for raw in it:
-        header = _parse(raw, 1)
-        if header is None:
-            continue
-        if header.get("format") != FORMAT:
-            raise InvalidInput(
-                f"not a recollect-graph export (format {header.get('format')!r}, "
-                f"expected {FORMAT!r})"
-            )
-        if header.get("version") != VERSION:
-            raise InvalidInput(
-                f"export format version {header.get('version')!r} is not supported "
-                f"(this version reads {VERSION})"
-            )
-        return header
-    raise InvalidInput("the export is empty (no header line)")
 
 
 class _Import:
@@ -440,13 +409,11 @@ class _Import:
             made: dict[str, tuple[str, str]] = {}
             written = created = unchanged = 0
             for name, part in (("transfer/create_nodes", fresh), ("transfer/import_nodes", merged)):
-                if not part:
-                    continue
-                result = tx.run(name, rows=part)[0]
-                made.update({str(e): (str(label), str(i)) for e, label, i in result["made"]})
-                written += int(result["written"])
-                created += len(result["made"])
-                unchanged += int(result.get("unchanged", 0))
+                if part:
+                    result = tx.run(name, rows=part)
+                    made.update({str(e): (str(k), str(i)) for e, k, i in result[0]["made"]})
+                    w, c, u = _counts(result)
+                    written, created, unchanged = written + w, created + c, unchanged + u
             self._log(tx, capture.finish(made=made))
             return written, created, unchanged
 
