@@ -193,6 +193,38 @@ def test_import_refuses_before_writing(rg: Recollect, scope_id: str) -> None:
     assert count() == 0
 
 
+def test_an_id_held_elsewhere_after_fresh_batches_stops_the_import_there(
+    rg: Recollect, scope_id: str
+) -> None:
+    # batches whose ids are found nowhere are created without a lookup; an id another scope
+    # holds, met after them, still refuses its batch with the scope named, and only that batch
+    rg.remember("Vite builds the app.", scope_id=scope_id, owner_id="kai")
+    lines = [json.loads(x) for x in map(json.dumps, rg.export(scope_id))]
+    held = next(x for x in lines[1:] if x.get("kind") == "node" and "Entry" in x["labels"])
+    before = rg.query(
+        "MATCH (e:Entry {id: $id}) RETURN properties(e) AS p", {"id": held["props"]["id"]}
+    )
+
+    def copy(n: int) -> dict[str, Any]:
+        props = {**held["props"], "id": f"{scope_id}-fresh-{n}", "content": f"Fresh note {n}."}
+        return {**held, "props": props}
+
+    new = f"{scope_id}-y"
+    export = [lines[0], copy(1), copy(2), copy(3), held, copy(4)]
+    with pytest.raises(InvalidInput, match=f"another scope.*{scope_id}"):
+        rg.import_([json.dumps(x) for x in export], scope_id=new, keep_ids=True, batch_size=1)
+    ids = rg.query("MATCH (e:Entry {scope_id: $s}) RETURN e.id AS id ORDER BY id", {"s": new})
+    assert [r["id"] for r in ids] == [f"{scope_id}-fresh-{n}" for n in (1, 2, 3)]
+    after = rg.query(
+        "MATCH (e:Entry {id: $id}) RETURN properties(e) AS p", {"id": held["props"]["id"]}
+    )
+    assert after == before  # the other scope's node is untouched
+    # what was committed is one operation, and undoing it leaves the new scope empty
+    [op] = rg.operations(new)
+    rg.undo(op.id, scope_id=new)
+    assert rg.query("MATCH (n:Entry {scope_id: $s}) RETURN count(n) AS n", {"s": new})[0]["n"] == 0
+
+
 def test_export_unknown_scope_is_an_error(rg: Recollect, scope_id: str) -> None:
     with pytest.raises(InvalidInput, match="no nodes"):
         list(rg.export(scope_id))

@@ -19,7 +19,7 @@ from neomodel import RelationshipDefinition, StructuredNode
 from recollect_graph import ogm, vocabulary
 from recollect_graph.services.memories.service import LEGACY_RELATIONS
 from recollect_graph.services.transfer import format as transfer_format
-from recollect_graph.services.transfer import service as transfer_service
+from recollect_graph.services.transfer import job as transfer_job
 from recollect_graph.vocabulary import (
     ALL_LABELS,
     CORE_VECTOR_LABELS,
@@ -227,8 +227,8 @@ def test_vector_and_fulltext_indexes() -> None:
 def test_the_export_format_allows_exactly_the_vocabulary() -> None:
     assert transfer_format.KEY_LABELS == KEY_LABELS
     assert transfer_format.NODE_LABELS == NODE_LABELS
-    assert transfer_service.KEY_LABELS == KEY_LABELS
-    assert transfer_service.REL_TYPES == REL_TYPES
+    assert transfer_job.KEY_LABELS == KEY_LABELS
+    assert transfer_job.REL_TYPES == REL_TYPES
     for label in KEY_LABELS:
         assert transfer_format.key_label([label]) == label
     assert transfer_format.key_label(["Turn", "Entry"]) == "Entry"
