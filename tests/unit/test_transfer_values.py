@@ -8,7 +8,7 @@ import neo4j.time as nt
 import pytest
 
 from recollect_graph.errors import InvalidInput
-from recollect_graph.services.transfer.format import decode, encode
+from recollect_graph.services.transfer.format import decode, encode, parse_line
 
 
 def test_temporal_values_round_trip_to_the_same_neo4j_types() -> None:
@@ -52,3 +52,37 @@ def test_a_datetime_keeps_its_utc_offset_and_is_not_turned_into_a_named_zone() -
     assert value == nt.DateTime(2025, 3, 1, 12, 30, tzinfo=UTC)
     east = decode({"$datetime": "2025-03-01T12:30:00+05:30"})
     assert east.utcoffset() == timedelta(hours=5, minutes=30)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "2025-03-01T12:30:00Z",
+        "2025-03-01T12:30:00+00:00",
+        "2025-03-01T12:30:00.5-07:00",
+        "2025-03-01T12:30:00.123456+05:30",
+        "2025-03-01T12:30:00.123456000+00:00",  # as neo4j.time writes microseconds
+        "2025-03-01T12:30:00.123456789+00:00",  # nanoseconds: only neo4j.time keeps them
+    ],
+)
+def test_every_written_datetime_reads_back_to_the_instant_and_offset_neo4j_time_reads(
+    raw: str,
+) -> None:
+    value = decode({"$datetime": raw})
+    exact = nt.DateTime.from_iso_format(raw.replace("Z", "+00:00"))  # it reads no "Z"
+    assert isinstance(value, nt.DateTime)
+    assert value == exact and value.nanosecond == exact.nanosecond
+    assert value.utcoffset() == exact.utcoffset()
+    assert not getattr(value.tzinfo, "zone", None)  # an offset, never a named zone
+
+
+def test_a_line_json_reads_and_a_fast_parser_refuses_is_still_read() -> None:
+    # NaN and integers past 64 bits are JSON that Python's json reads and orjson refuses
+    line = parse_line('{"kind": "node", "props": {"x": NaN, "big": 123456789012345678901234}}', 2)
+    assert line is not None
+    assert line["props"]["big"] == 123456789012345678901234
+    assert line["props"]["x"] != line["props"]["x"]  # NaN
+    with pytest.raises(InvalidInput, match="line 3 is not valid JSON"):
+        parse_line('{"kind": "node", ', 3)
+    with pytest.raises(InvalidInput, match="line 4 is not a JSON object"):
+        parse_line("[1, 2]", 4)

@@ -8,11 +8,13 @@ The labels and relationship types an export may hold are the graph's
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime, timezone
 from typing import Any
 
 import neo4j.time as nt
+import orjson
 
 from recollect_graph import ids
 from recollect_graph.errors import InvalidInput
@@ -108,6 +110,13 @@ def decode(value: Any) -> Any:
     return {k: decode(v) for k, v in value.items()}
 
 
+#: An ISO datetime with an offset whose fraction fits in microseconds (digits past the sixth are
+#: zeros, as ``neo4j.time`` writes them): parsed by Python's ``fromisoformat``, 20x faster.
+_ISO_MICROSECONDS = re.compile(
+    r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,6}0{0,3})?(?:Z|[+-]\d\d:\d\d)"
+)
+
+
 def _offset_datetime(raw: str) -> nt.DateTime:
     """A ``$datetime`` with the UTC offset it was written with, as an offset.
 
@@ -116,6 +125,9 @@ def _offset_datetime(raw: str) -> nt.DateTime:
     offset ``Z`` and with zone ``UTC`` are not equal), so an export imported back into its own
     scope rewrote every such timestamp. A fixed offset is what the export holds.
     """
+    if _ISO_MICROSECONDS.fullmatch(raw):
+        # Python's parser (in C) keeps a fixed offset; microseconds hold every digit written
+        return nt.DateTime.from_native(datetime.fromisoformat(raw))
     value = nt.DateTime.from_iso_format(raw)
     offset = value.utcoffset()
     if offset is None:
@@ -124,8 +136,6 @@ def _offset_datetime(raw: str) -> nt.DateTime:
 
 
 def _duration(raw: str) -> nt.Duration:
-    import re
-
     m = re.fullmatch(
         r"P(?:(-?\d+)Y)?(?:(-?\d+)M)?(?:(-?\d+)D)?(?:T(?:(-?\d+)H)?(?:(-?\d+)M)?(?:(-?[\d.]+)S)?)?",
         raw,
@@ -216,9 +226,12 @@ def parse_line(raw: str | dict[str, Any], n: int) -> dict[str, Any] | None:
     if not raw.strip():
         return None
     try:
-        value = json.loads(raw)
-    except json.JSONDecodeError as e:
-        raise InvalidInput(f"line {n} is not valid JSON: {e.msg} (column {e.colno})") from e
+        value = orjson.loads(raw)  # ~5x faster than json on a line of floats
+    except orjson.JSONDecodeError:
+        try:  # what orjson refuses and json reads (NaN, integers past 64 bits)
+            value = json.loads(raw)
+        except json.JSONDecodeError as e:
+            raise InvalidInput(f"line {n} is not valid JSON: {e.msg} (column {e.colno})") from e
     if not isinstance(value, dict):
         raise InvalidInput(f"line {n} is not a JSON object")
     return value
