@@ -116,7 +116,6 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         pool = Pool(rg, 2000)
         imports: list[float] = []
         bares: list[float] = []
-        first = 0.0
         bares_edges: list[float] = []
         edges = 0
         profile: dict[str, float] = {}

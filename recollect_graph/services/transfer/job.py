@@ -40,35 +40,25 @@ def batches(
     Raises:
         InvalidInput: A malformed line (after the batches before it).
     """
-    nodes: list[dict[str, Any]] = []
-    rels: list[dict[str, Any]] = []
+    open_kind = ""
+    rows: list[dict[str, Any]] = []
     for n, raw in enumerate(it, start=2):
         line = parse_line(raw, n)
         if line is None:
             continue
         kind = line.get("kind")
-        if kind == "node":
-            if rels:
-                yield "rel", rels
-                rels = []
-            nodes.append(job.node_row(line, n))
-            if len(nodes) >= batch_size:
-                yield "node", nodes
-                nodes = []
-        elif kind == "rel":
-            if nodes:
-                yield "node", nodes
-                nodes = []
-            rels.append(job.rel_row(line, n))
-            if len(rels) >= batch_size:
-                yield "rel", rels
-                rels = []
-        else:
+        if kind not in ("node", "rel"):
             raise InvalidInput(f"line {n}: unknown kind {kind!r} (expected node or rel)")
-    if nodes:
-        yield "node", nodes
-    if rels:
-        yield "rel", rels
+        if rows and kind != open_kind:
+            yield open_kind, rows
+            rows = []
+        open_kind = kind
+        rows.append(job.node_row(line, n) if kind == "node" else job.rel_row(line, n))
+        if len(rows) >= batch_size:
+            yield kind, rows
+            rows = []
+    if rows:
+        yield open_kind, rows
 
 
 def _counts(rows: list[dict[str, Any]]) -> tuple[int, int, int]:
