@@ -363,6 +363,9 @@ _WEIGHT_FIELDS = (
     "search_floor_relaxed",
     "search_lifecycle",
     "search_full_turn",
+    "w_role",
+    "w_feedback",
+    "search_feedback_hits",
 )
 
 

@@ -7,6 +7,10 @@ whole call and of each part.
 
 Run: ``.venv/bin/python benchmarks/profile_search.py --size 100000 [--call contradiction]``, or
 on the 1M store of ``RECOLLECT_BENCH_KEEP=1 make bench-1m``: ``--store /tmp/rg-bench-keep-XXXX``.
+
+``--ab K=V,...`` times the same queries a second time with those settings, each query searched
+both ways one right after the other (which goes first alternates), and prints both and the
+ratio: what a setting costs, measured side by side (e.g. ``--ab w_feedback=0``).
 """
 
 from __future__ import annotations
@@ -37,7 +41,12 @@ def main() -> None:
     ap.add_argument("--store", type=Path,
                     help="a store kept by RECOLLECT_BENCH_KEEP=1 (e.g. make bench-1m's): profile "
                          "on it instead of loading --size entries")  # fmt: skip
+    ap.add_argument("--ab", default=None, metavar="K=V,...",
+                    help="also search with these settings, interleaved, and print the ratio "
+                         "(search only)")  # fmt: skip
     args = ap.parse_args()
+    if args.ab and args.call != "search":
+        ap.error("--ab times search only")
     big = args.store is not None
     server = bench_server(4096, 3072, store=args.store) if big else bench_server()
     with server as (settings, _srv, _st), Recollect.open(settings) as rg:
@@ -81,6 +90,9 @@ def main() -> None:
             def call(q: str) -> None:
                 rg.check_contradiction(q, scope_id=MAIN)
 
+        if args.ab:
+            _ab(rg, datagen.queries(args.queries), args.ab)
+            return
         for q in queries[:10]:
             call(q)
         spent.clear()
@@ -95,6 +107,29 @@ def main() -> None:
         print(f"{args.call} ({where}): p50 {p50:.1f} ms, p95 {p95:.1f}")
         for name, ms in spent.items():
             print(f"  {name}: p50 {pct(ms, 50):.1f} ms, p95 {pct(ms, 95):.1f} ({len(ms)} calls)")
+
+
+def _ab(rg: Recollect, queries: list[str], spec: str) -> None:
+    """Each query searched with the default settings and with ``spec``'s, interleaved."""
+    from benchmarks.locomo import Variant, _variant_rg
+
+    other = _variant_rg(rg, Variant(spec))
+    runs: dict[str, list[float]] = {"default": [], spec: []}
+    sides = [("default", rg), (spec, other)]
+    for q in queries[:10]:
+        for _, r in sides:
+            r.search(q, scope_id=MAIN, touch=False)
+    for i, q in enumerate(queries):
+        for name, r in sides if i % 2 == 0 else sides[::-1]:
+            rg.embedder.clear_cache()
+            t = time.perf_counter()
+            r.search(q, scope_id=MAIN, touch=False)
+            runs[name].append((time.perf_counter() - t) * 1000)
+    for name, ms in runs.items():
+        print(f"search [{name}]: p50 {pct(ms, 50):.1f} ms, p95 {pct(ms, 95):.1f}")
+    a, b = runs["default"], runs[spec]
+    print(f"ratio default / [{spec}]: p50 {pct(a, 50) / pct(b, 50):.3f}, "
+          f"p95 {pct(a, 95) / pct(b, 95):.3f}")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -162,6 +162,8 @@ class Signals(Record):
     (weighted by ``w_session``). ``role``: 1 for a conversation turn of the other role than
     the one the question asks about (a user's question about what the assistant said, or about
     the user themself; see ``docs/search.md``), which lowers its score by ``w_role``.
+    ``feedback``: similarity to the centroid of the candidates nearest the query (pseudo-relevance
+    feedback, weighted by ``w_feedback``).
     """
 
     semantic: float = 0.0
@@ -174,6 +176,7 @@ class Signals(Record):
     brevity: float = 0.0
     session: float = 0.0
     role: float = 0.0
+    feedback: float = 0.0
 
 
 class Hit(Record):

@@ -53,6 +53,8 @@ ENV_VARS: dict[str, str] = {
     "RECOLLECT_W_LENGTH": "w_length",
     "RECOLLECT_W_SESSION": "w_session",
     "RECOLLECT_W_ROLE": "w_role",
+    "RECOLLECT_W_FEEDBACK": "w_feedback",
+    "RECOLLECT_SEARCH_FEEDBACK_HITS": "search_feedback_hits",
     "RECOLLECT_SEARCH_CANDIDATES": "search_candidates",
     "RECOLLECT_SEARCH_FLOOR": "search_floor",
     "RECOLLECT_SEARCH_LIFECYCLE": "search_lifecycle",
@@ -123,13 +125,18 @@ class Settings(BaseModel):
         fusion: How search combines signals: ``weighted`` (a weighted sum of normalised
             signals, Lore's method) or ``rrf`` (reciprocal rank fusion of the relevance signals).
         w_semantic, w_keyword, w_graph, w_strength, w_quality, w_usage, w_context, w_length,
-            w_session, w_role: Fusion
+            w_session, w_role, w_feedback: Fusion
             weights (``context``: conversation turns whose speaker or date the query names, and
             the turn right after a matching question; ``length``: what a conversation turn
             loses for being short, in full at 20 characters or fewer, nothing from
             ``search_full_turn``; ``session``: a conversation turn whose session holds other
             relevant turns, by the best of them; ``role``: what a user's or assistant's turn
-            loses when the question asks about the other role's words).
+            loses when the question asks about the other role's words; ``feedback``: for a
+            question that gathers every instance of something, "how many", "in total", "all
+            the", a candidate's similarity to the centroid of the ``search_feedback_hits``
+            candidates nearest the query, pseudo-relevance feedback).
+        search_feedback_hits: How many of the candidates nearest the query make the feedback
+            centroid (0: no feedback signal).
         search_candidates: Candidates taken from each index before fusion.
         search_time_candidates: When a query names a time of at most two months ("four weeks
             ago", "on 8 May", "last month"), this many of the scope's turns said then (the
@@ -200,6 +207,8 @@ class Settings(BaseModel):
     w_length: float = Field(default=0.20, ge=0)
     w_session: float = Field(default=0.0, ge=0)
     w_role: float = Field(default=0.1, ge=0)
+    w_feedback: float = Field(default=0.1, ge=0)
+    search_feedback_hits: int = Field(default=3, ge=0, le=50)
     search_candidates: int = Field(default=100, ge=10, le=5000)
     search_lifecycle: Literal["multiply", "add"] = "multiply"
     search_full_turn: int = Field(default=200, ge=21, le=100_000)

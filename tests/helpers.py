@@ -83,6 +83,7 @@ def candidate_params(vector: list[float], scope_id: str, **overrides: Any) -> di
         "kinds": None,
         "time_windows": [],
         "k_time": 0,
+        "feedback_k": 0,
         "include_superseded": False,
         "include_deleted": False,
         "now": datetime.now(UTC),

@@ -16,7 +16,7 @@
 //   (its valid_from, or its creation when it has none, at or before it; its valid_to after it;
 //   an entry retired since counts, it was true then). Times compare with $valid_at, else
 //   $as_of, else $now.
-// Params: $vector (list of floats), $vector_unnamed (list of floats or null), $lucene (string or null), $terms (list of escaped lower-case words), $names (list of lower-case names), $k (int: hits per index), $scope_clause (string: the required-scope prefix of the full-text query, services/kernel/fulltext.py), $scope_id (string), $entry_types (list or null), $tags (list or null), $source_types (list or null), $created_after (datetime or null), $as_of (datetime or null), $valid_at (datetime or null), $kinds (list of 'entry'/'turn', or null: both), $time_windows (list of maps: start, end (datetimes); [] for none), $k_time (int: turns per search from the windows), $include_superseded (bool), $include_deleted (bool), $now (datetime)
+// Params: $vector (list of floats), $vector_unnamed (list of floats or null), $lucene (string or null), $terms (list of escaped lower-case words), $names (list of lower-case names), $k (int: hits per index), $scope_clause (string: the required-scope prefix of the full-text query, services/kernel/fulltext.py), $scope_id (string), $entry_types (list or null), $tags (list or null), $source_types (list or null), $created_after (datetime or null), $as_of (datetime or null), $valid_at (datetime or null), $kinds (list of 'entry'/'turn', or null: both), $time_windows (list of maps: start, end (datetimes); [] for none), $k_time (int: turns per search from the windows), $include_superseded (bool), $include_deleted (bool), $now (datetime), $feedback_k (int: how many of the nearest candidates make the feedback centroid; 0: none)
 // Returns: one row: rows (a list of maps, one per candidate: a search reads hundreds, and one
 //   list of plain maps decodes several times faster than as many records), each with id,
 //   created_at, last_accessed_at (epoch milliseconds: the driver builds a DateTime in ~57 us),
@@ -25,7 +25,9 @@
 //   hits the index gave before filtering; k means it may have more), speaker (string or null),
 //   valid_from (epoch milliseconds or null), session_id (string or null: a turn's session),
 //   length (int: characters of content), unnamed (bool: the scores are for $vector_unnamed),
-//   role (string or null: a turn's speaker role, user/assistant/system)
+//   role (string or null: a turn's speaker role, user/assistant/system), feedback (float: the
+//   raw cosine similarity to the centroid of the $feedback_k candidates nearest the query, the
+//   pseudo-relevance feedback signal; 0.0 when $feedback_k is 0). Rows come nearest first.
 CALL () {
   CALL db.index.vector.queryNodes('entry_embedding', $k, $vector) YIELD node, score
   RETURN collect({e: node, vhit: true, sem: 2 * score - 1, kw: 0.0}) AS vfound
@@ -85,15 +87,25 @@ WHERE e.scope_id = $scope_id
                              ELSE coalesce(e.valid_from, e.created_at) END
                         <= coalesce($valid_at, $as_of, $now), true)
            AND (e.valid_to IS NULL OR e.valid_to > coalesce($valid_at, $as_of, $now))))
-WITH e, sem, keyword, vector_hit, window, unnamed
-RETURN collect({id: e.id, created_at: e.created_at.epochMillis,
-                last_accessed_at: e.last_accessed_at.epochMillis,
-                half_life_days: e.half_life_days, access_count: e.access_count,
-                emotional_valence: e.emotional_valence, confidence: e.confidence,
-                pinned: e.pinned, score: e.score,
-                semantic: coalesce(sem, 2 * vector.similarity.cosine(
-                    e.embedding, CASE WHEN unnamed THEN $vector_unnamed ELSE $vector END) - 1),
-                keyword: keyword, vector_hit: vector_hit, window: window, speaker: e.speaker,
-                role: e.speaker_role,
-                valid_from: e.valid_from.epochMillis, session_id: e.session_id,
-                length: size(e.content), unnamed: unnamed}) AS rows
+WITH e, coalesce(sem, 2 * vector.similarity.cosine(
+         e.embedding, CASE WHEN unnamed THEN $vector_unnamed ELSE $vector END) - 1) AS sem,
+     keyword, vector_hit, window, unnamed
+ORDER BY sem DESC
+WITH collect({e: e, sem: sem, keyword: keyword, vector_hit: vector_hit, window: window,
+              unnamed: unnamed}) AS cs
+WITH cs, [c IN cs[0..$feedback_k] WHERE c.e.embedding IS NOT NULL | c.e.embedding] AS fb
+WITH cs, CASE WHEN size(fb) = 0 THEN null
+              ELSE reduce(acc = head(fb), v IN tail(fb) |
+                          [i IN range(0, size(acc) - 1) | acc[i] + v[i]]) END AS centroid
+RETURN [c IN cs | {id: c.e.id, created_at: c.e.created_at.epochMillis,
+                   last_accessed_at: c.e.last_accessed_at.epochMillis,
+                   half_life_days: c.e.half_life_days, access_count: c.e.access_count,
+                   emotional_valence: c.e.emotional_valence, confidence: c.e.confidence,
+                   pinned: c.e.pinned, score: c.e.score, semantic: c.sem,
+                   feedback: CASE WHEN centroid IS NULL OR c.e.embedding IS NULL THEN 0.0
+                                  ELSE 2 * vector.similarity.cosine(c.e.embedding, centroid) - 1
+                             END,
+                   keyword: c.keyword, vector_hit: c.vector_hit, window: c.window,
+                   speaker: c.e.speaker, role: c.e.speaker_role,
+                   valid_from: c.e.valid_from.epochMillis, session_id: c.e.session_id,
+                   length: size(c.e.content), unnamed: c.unnamed}] AS rows

@@ -27,10 +27,12 @@ SIGNAL_WEIGHTS: dict[str, str] = {
     "session": "w_session",
     "brevity": "w_length",
     "role": "w_role",
+    "feedback": "w_feedback",
 }
 #: The signals that lower a score (drawn left of zero).
 LOWERS = ("brevity", "role")
-#: A colour per signal (matplotlib's tab10, in a fixed order so every plot agrees).
+#: A colour per signal (matplotlib's tab10, then tab20's light blue, in a fixed order so every
+#: plot agrees).
 SIGNAL_COLOURS = dict(
     zip(
         SIGNAL_WEIGHTS,
@@ -45,6 +47,7 @@ SIGNAL_COLOURS = dict(
             "#bcbd22",
             "#7f7f7f",
             "#d62728",
+            "#aec7e8",
         ],
         strict=True,
     )

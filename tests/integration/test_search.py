@@ -258,3 +258,47 @@ def test_a_question_about_the_asker_or_the_assistant_finds_that_role_s_turns(
     )
     assert [h.entry.source_id for h in told] == ["a1", "u1"]
     assert [h.signals.role for h in told] == [0.0, 1.0]
+
+
+def test_feedback_is_the_similarity_to_the_nearest_candidates_centroid(
+    rg: Recollect, scope_id: str, corpus: dict[str, str]
+) -> None:
+    """Pseudo-relevance feedback: for a question that gathers every instance of something, each
+    hit's ``feedback`` is its cosine to the centroid of the ``search_feedback_hits`` candidates
+    nearest the query, and it adds ``w_feedback`` of it; other questions get none."""
+    import numpy as np
+
+    query = "how many problems did the cache have?"
+    settings = rg.settings.model_copy(update={"w_feedback": 0.2, "search_feedback_hits": 2})
+    search = Search(rg.db, rg.embedder, settings)
+    with_fb = search.search(query, scope_id=scope_id, hops=0, touch=False)
+    one_fact = search.search("what went wrong with the cache?", scope_id=scope_id, hops=0)
+    assert one_fact and all(h.signals.feedback == 0.0 for h in one_fact)
+    plain = Search(rg.db, rg.embedder, rg.settings.model_copy(update={"w_feedback": 0.0}))
+    without = plain.search(query, scope_id=scope_id, hops=0, touch=False)
+    assert all(h.signals.feedback == 0.0 for h in without)
+
+    rows = rg.db.driver.execute_query(
+        "MATCH (e:Entry) WHERE e.scope_id = $s RETURN e.id AS id, e.embedding AS v",
+        {"s": scope_id},
+        routing_=RoutingControl.READ,
+    ).records
+    vectors = {r["id"]: np.asarray(r["v"], dtype=np.float64) for r in rows}
+    q = np.asarray(rg.embedder.embed_one(query), dtype=np.float64)
+
+    def cos(a: Any, b: Any) -> float:
+        return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
+
+    nearest = sorted(vectors, key=lambda i: -cos(vectors[i], q))[:2]
+    assert set(nearest) == {corpus["cache"], corpus["postmortem"]}
+    centroid = vectors[nearest[0]] + vectors[nearest[1]]
+    assert with_fb, "the cache entries are above the floor"
+    for h in with_fb:
+        assert h.signals.feedback == pytest.approx(
+            max(0.0, cos(vectors[h.entry.id], centroid)), abs=2e-3
+        )
+    # the same hits, each lifted by w_feedback x its feedback (before the lifecycle multiplier)
+    base = {h.entry.id: h for h in without}
+    for h in with_fb:
+        if h.entry.id in base:
+            assert h.score > base[h.entry.id].score or h.signals.feedback == 0.0

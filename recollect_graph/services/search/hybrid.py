@@ -70,6 +70,7 @@ from recollect_graph.services.search import kinds as hit_kinds
 from recollect_graph.services.search.query_text import (
     QUERY_STOP,
     WORD,
+    asks_for_all,
     keyword_terms,
     substance,
     without_names,
@@ -259,6 +260,7 @@ class Search:
             "kinds": entry_kinds,
             "time_windows": time_windows(cues_, self.settings.search_time_candidates),
             "k_time": self.settings.search_time_candidates,
+            "feedback_k": self._feedback_hits(query),
         }
         # The chunks need the query's vector: with no name left out of it (the usual case) it
         # is known now, and their statement runs next to the candidates'.
@@ -340,6 +342,20 @@ class Search:
             )
         return hits
 
+    def _feedback_hits(self, query: str) -> int:
+        """How many nearest candidates make the feedback centroid of this query (0: none).
+
+        Only a question that gathers every instance of something ("how many", "in total",
+        "all the") gets pseudo-relevance feedback: its evidence is spread over several
+        sessions worded apart from each other. On LongMemEval it found more of a multi-session
+        question's sessions; applied to every question it cost LoCoMo R@1 and NDCG@10
+        (docs/search.md, "Pseudo-relevance feedback").
+        """
+        s = self.settings
+        if s.w_feedback <= 0 or s.search_feedback_hits <= 0 or not asks_for_all(query):
+            return 0
+        return s.search_feedback_hits
+
     def semantic_floor(self, semantics: Iterable[float]) -> float:
         """The semantic floor of one search: ``search_floor``, or lower when a hit is confident.
 
@@ -412,10 +428,15 @@ class Search:
         for c in cands:
             sem = max(0.0, float(c["semantic"] or 0.0))
             kw = float(c["keyword"] or 0.0) / best_kw if best_kw > 0 else 0.0
-            out[c["id"]] = {"entry": c, "semantic": sem, "keyword": kw}
+            fb = max(0.0, float(c.get("feedback") or 0.0))
+            out[c["id"]] = {"entry": c, "semantic": sem, "keyword": kw, "feedback": fb}
         s = self.settings
         if s.fusion == "rrf":
-            for key, w in (("semantic", s.w_semantic), ("keyword", s.w_keyword)):
+            for key, w in (
+                ("semantic", s.w_semantic),
+                ("keyword", s.w_keyword),
+                ("feedback", s.w_feedback),
+            ):
                 ranked = sorted(out.values(), key=_by(key))
                 for rank, c in enumerate(ranked):
                     if c[key] > 0:
@@ -426,7 +447,11 @@ class Search:
                 c.setdefault("relevance", 0.0)
         else:
             for c in out.values():
-                c["relevance"] = s.w_semantic * c["semantic"] + s.w_keyword * c["keyword"]
+                c["relevance"] = (
+                    s.w_semantic * c["semantic"]
+                    + s.w_keyword * c["keyword"]
+                    + s.w_feedback * c["feedback"]
+                )
         return out
 
     def _score(self, core: float, strength: float, quality: float, usage: float) -> float:
@@ -526,6 +551,7 @@ class Search:
                 brevity=round(brevity, 4),
                 session=round(sess, 4),
                 role=role,
+                feedback=round(c.get("feedback", 0.0), 4),
             )
             if chunk:
                 entry = hit_kinds.chunk_entry(c["entry"], scope_id, now)

@@ -8,6 +8,9 @@
 * :func:`without_names`: the query with those names replaced by "they", embedded as well: when
   every name it mentions is a speaker in the scope, search takes its vector hits and semantic
   similarity from that vector.
+* :func:`asks_for_all`: whether a question gathers every instance of something ("how many",
+  "in total", "all the"): its evidence is spread over several places, so search widens what
+  counts as like the question (pseudo-relevance feedback).
 * :func:`substance`: how much a conversation turn can carry, from its length: short turns
   ("Thanks!", "Go get 'em, Jon!") rarely hold a fact; from ``FULL_TURN`` characters a turn has
   its full substance.
@@ -27,6 +30,12 @@ _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 #: A capitalised word: a name, unless it is a calendar name.
 NAME = re.compile(r"\b[A-Z][a-z]{1,20}\b")
 _NAME_POSSESSIVE = re.compile(r"\b([A-Z][a-z]{1,20})\b(?:'s\b)?")
+#: Words of a question that gathers every instance of something: a count, a sum, a list.
+_GATHERS = re.compile(
+    r"\b(how many|how much|in total|total|altogether|combined|sum of|average|all the|each of|"
+    r"every)\b",
+    re.IGNORECASE,
+)
 #: Capitalised words that are dates, not names (months, weekdays, seasons; lower case).
 CALENDAR = frozenset([*MONTHS, *WEEKDAYS, *SEASONS])
 
@@ -96,6 +105,17 @@ def without_names(text: str, names: list[str]) -> str | None:
         lambda m: "they" if m.group(1).lower() in wanted else m.group(0), text
     )
     return out if out != text else None
+
+
+def asks_for_all(text: str) -> bool:
+    """Whether a question gathers every instance of something (a count, a sum, a list).
+
+    >>> asks_for_all("How many weddings did I attend this year?")
+    True
+    >>> asks_for_all("What did Caroline paint last week?")
+    False
+    """
+    return _GATHERS.search(text) is not None
 
 
 def substance(length: int | None, full: int = FULL_TURN) -> float:
