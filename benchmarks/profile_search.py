@@ -44,6 +44,9 @@ def main() -> None:
     ap.add_argument("--ab", default=None, metavar="K=V,...",
                     help="also search with these settings, interleaved, and print the ratio "
                          "(search only)")  # fmt: skip
+    ap.add_argument("--prefix", default="",
+                    help='put this before every query (e.g. "how many " to time the feedback '
+                         "of questions that gather)")  # fmt: skip
     args = ap.parse_args()
     if args.ab and args.call != "search":
         ap.error("--ab times search only")
@@ -91,7 +94,7 @@ def main() -> None:
                 rg.check_contradiction(q, scope_id=MAIN)
 
         if args.ab:
-            _ab(rg, datagen.queries(args.queries), args.ab)
+            _ab(rg, [args.prefix + q for q in datagen.queries(args.queries)], args.ab)
             return
         for q in queries[:10]:
             call(q)

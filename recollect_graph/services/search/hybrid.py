@@ -12,7 +12,10 @@
    (:mod:`.search_text`).
    Document chunks come from their own indexes and join the same list (:mod:`.kinds`);
    ``kinds`` keeps some of ``entry``, ``turn`` and ``chunk``.
-2. Relevance: ``w_semantic*semantic + w_keyword*keyword`` (or reciprocal-rank fusion). The
+2. Relevance: ``w_semantic*semantic + w_keyword*keyword + w_feedback*feedback`` (or
+   reciprocal-rank fusion); ``feedback``, for a question that gathers every instance of
+   something ("how many", "in total"), is the cosine to the centroid of the
+   ``search_feedback_hits`` candidates nearest the query (pseudo-relevance feedback). The
    relevance floor: a candidate whose semantic similarity is under ``search_floor`` and whose
    keyword score is under ``search_floor_keyword`` is dropped, unless step 3 finds it next to a
    hit above the floor or it is a turn whose context signal (step 4: the query names its speaker
