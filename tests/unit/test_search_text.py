@@ -5,7 +5,12 @@ from __future__ import annotations
 import pytest
 
 from recollect_graph.services.search.hybrid import content_query
-from recollect_graph.services.search.query_text import keyword_terms, substance, without_names
+from recollect_graph.services.search.query_text import (
+    asks_for_all,
+    keyword_terms,
+    substance,
+    without_names,
+)
 
 
 def test_function_words_are_dropped_and_names_found() -> None:
@@ -58,3 +63,34 @@ def test_a_memory_used_as_a_query_keeps_its_first_content_words_escaped() -> Non
     assert q == r"moved sentry kubernetes builds"  # stop words and "to" out, first four kept
     assert content_query(text, 50) == r"moved sentry kubernetes builds slow peak\-traffic"
     assert content_query("and or not to the", 8) is None
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How many weddings did I attend this year?",
+        "How much did I spend on gym classes in total?",
+        "What is the total distance I ran?",
+        "Tell me all the books I read last month",
+    ],
+)
+def test_questions_that_gather_every_instance_get_feedback(question: str) -> None:
+    assert asks_for_all(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What did Caroline paint last week?",
+        "What is the status of the billing migration?",
+        "Where did I go on Saturday?",
+        "What was the name of the hotel you recommended?",
+        "Which bundler does the web app use?",
+        "What business did I start?",
+        "What books has Melanie read?",
+    ],
+)
+def test_questions_about_one_fact_do_not(question: str) -> None:
+    # a plural alone ("what books") is not enough: feeding those back cost LoCoMo's multi-hop
+    # NDCG@10 (docs/search.md)
+    assert not asks_for_all(question)
