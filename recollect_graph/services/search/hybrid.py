@@ -45,54 +45,45 @@
 
 from __future__ import annotations
 
-import math
 import re
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime
 from typing import Any
 
 from recollect_graph.db.client import Db
 from recollect_graph.errors import InvalidInput
-from recollect_graph.models import Hit, Signals
+from recollect_graph.models import Hit
 from recollect_graph.nlp.embedder import Embedder
 from recollect_graph.services.kernel import fulltext
 from recollect_graph.services.kernel.times import (
     ENTRY_TIMES,
     aware,
     epoch_fields,
-    native,
     now_utc,
 )
 from recollect_graph.services.kernel.validation import in_range, require_text
 from recollect_graph.services.knowledge import lifecycle
 from recollect_graph.services.knowledge.access import Access
-from recollect_graph.services.knowledge.rows import entry_from_row
 from recollect_graph.services.search import kinds as hit_kinds
+from recollect_graph.services.search.fusion import fuse, relevance
 from recollect_graph.services.search.query_text import (
     QUERY_STOP,
     WORD,
     asks_for_all,
     keyword_terms,
-    substance,
     without_names,
 )
 from recollect_graph.services.search.signals import (
-    FLOOR_CONTEXT,
-    Cues,
     asked_of,
-    context_signal,
     conversation_cues,
-    other_role,
-    session_support,
     time_windows,
     without_time_words,
 )
 from recollect_graph.settings import Settings
 
 _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
-RRF_K = 60
 #: Words Lucene reads as operators (and "to", of ranges), never searched for.
 _OPERATORS = frozenset({"and", "or", "not", "to"})
 #: The times the search statements return as epoch milliseconds (see :func:`epoch_fields`).
@@ -126,11 +117,6 @@ def content_query(text: str, max_terms: int) -> str | None:
     if not kept:
         return None
     return " ".join(_LUCENE_SPECIAL.sub(r"\\\1", w) for w in kept[:max_terms])
-
-
-def usage_signal(access_count: int) -> float:
-    """Usage in [0, 1]: log-scaled, saturating at 100 uses."""
-    return min(1.0, math.log2(1 + max(access_count, 0)) / math.log2(101))
 
 
 class Search:
@@ -273,7 +259,7 @@ class Search:
         cands = self._candidates(params, limit) if entry_kinds != [] else []
         if cands and cands[0].get("unnamed"):
             vector = vector_unnamed or vector
-        scored = self._relevance(cands)
+        scored = relevance(cands, self.settings)
         floor = self.semantic_floor(c["semantic"] for c in scored.values())
         for c in scored.values():
             c["relevant"] = self.above_floor(c["semantic"], c["keyword"], floor)
@@ -321,7 +307,8 @@ class Search:
         for c in chunks.values():  # a confident hit lowers their floor too
             c["relevant"] = c["relevant"] or self.above_floor(c["semantic"], 0.0, floor)
         scored.update(chunks)
-        hits = self._fuse(
+        hits = fuse(
+            self.settings,
             scored,
             graph,
             now,
@@ -329,6 +316,7 @@ class Search:
             limit,
             scope_id,
             cues_,
+            full_records=self._full,
             prefetched=prefetch.result() if prefetch is not None else None,
             wanted_role=wanted_role,
         )
@@ -398,7 +386,7 @@ class Search:
             valid_at=params["valid_at"],
             include_deleted=params["include_deleted"],
         )
-        out = self._relevance(rows)
+        out = relevance(rows, self.settings)
         for c in out.values():
             c["kind"] = "chunk"
             c["relevant"] = self.above_floor(c["semantic"], c["keyword"])
@@ -424,169 +412,6 @@ class Search:
         """The hits' full records by id, their times exact (sent as epoch microseconds)."""
         entries = [r["entry"] for r in self.db.read("search/hits", ids=ids, scope_id=scope_id)]
         return {e["id"]: e for e in epoch_fields(entries, *ENTRY_TIMES, micro=True)}
-
-    def _relevance(self, cands: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-        best_kw = max((float(c["keyword"] or 0.0) for c in cands), default=0.0)
-        out: dict[str, dict[str, Any]] = {}
-        for c in cands:
-            sem = max(0.0, float(c["semantic"] or 0.0))
-            kw = float(c["keyword"] or 0.0) / best_kw if best_kw > 0 else 0.0
-            fb = max(0.0, float(c.get("feedback") or 0.0))
-            out[c["id"]] = {"entry": c, "semantic": sem, "keyword": kw, "feedback": fb}
-        s = self.settings
-        if s.fusion == "rrf":
-            for key, w in (
-                ("semantic", s.w_semantic),
-                ("keyword", s.w_keyword),
-                ("feedback", s.w_feedback),
-            ):
-                ranked = sorted(out.values(), key=_by(key))
-                for rank, c in enumerate(ranked):
-                    if c[key] > 0:
-                        c["relevance"] = c.get("relevance", 0.0) + w * (RRF_K + 1) / (
-                            RRF_K + rank + 1
-                        )
-            for c in out.values():
-                c.setdefault("relevance", 0.0)
-        else:
-            for c in out.values():
-                c["relevance"] = (
-                    s.w_semantic * c["semantic"]
-                    + s.w_keyword * c["keyword"]
-                    + s.w_feedback * c["feedback"]
-                )
-        return out
-
-    def _score(self, core: float, strength: float, quality: float, usage: float) -> float:
-        """A hit's final score from its relevance core and its lifecycle signals."""
-        s = self.settings
-        life = s.w_strength * strength + s.w_quality * quality + s.w_usage * usage
-        if s.search_lifecycle == "add":
-            return core + life
-        return max(core, 0.0) * (1.0 + life)
-
-    def _fuse(
-        self,
-        scored: dict[str, dict[str, Any]],
-        graph: dict[str, tuple[float, str]],
-        now: datetime,
-        min_score: float,
-        limit: int,
-        scope_id: str,
-        cues_: Cues = (set(), []),
-        *,
-        prefetched: dict[str, dict[str, Any]] | None = None,
-        wanted_role: str | None = None,
-    ) -> list[Hit]:
-        """Final scores from slim rows; full records are fetched only for the hits returned."""
-        s = self.settings
-        ranked: list[_Ranked] = []
-        support = session_support(scored)  # in every breakdown; it weighs w_session (0)
-        for eid, c in scored.items():
-            row = c["entry"]
-            g, via = graph.get(eid, (0.0, None))
-            g = min(1.0, g)
-            chunk = c.get("kind") == "chunk"
-            ctx = 0.0 if chunk else context_signal(row, via, g, cues_)
-            if not c.get("relevant", True) and g <= 0 and ctx < FLOOR_CONTEXT:
-                continue  # below the relevance floor: no neighbour of a hit above it, no cue
-            if c.get("graph_only") and s.fusion != "rrf":
-                c["relevance"] = s.w_semantic * c["semantic"]
-            if chunk:
-                strength, quality, usage = hit_kinds.CHUNK_STRENGTH, hit_kinds.CHUNK_QUALITY, 0.0
-                score = self._score(c["relevance"], strength, quality, 0.0)
-                ranked.append(
-                    (round(score, 4), eid, c, 0.0, None, strength, quality, 0.0, 0.0, 0.0, 0.0, 0.0)
-                )
-                continue
-            strength = lifecycle.strength(
-                created_at=native(row["created_at"]),
-                last_accessed_at=native(row.get("last_accessed_at")),
-                half_life_days=float(row.get("half_life_days") or 7.0),
-                access_count=int(row.get("access_count") or 0),
-                emotional_valence=row.get("emotional_valence") or "neutral",
-                confidence=float(row["confidence"] if row.get("confidence") is not None else 1.0),
-                pinned=bool(row.get("pinned")),
-                now=now,
-            )
-            quality = float(row["score"] if row.get("score") is not None else 5.0) / 10.0
-            usage = usage_signal(int(row.get("access_count") or 0))
-            brevity = (
-                1.0 - substance(row.get("length"), s.search_full_turn)
-                if row.get("speaker")
-                else 0.0
-            )
-            sess = support.get(eid, 0.0)
-            role = other_role(row, wanted_role)
-            score = self._score(
-                c["relevance"]
-                + s.w_graph * g
-                + s.w_context * ctx
-                + s.w_session * sess
-                - s.w_length * brevity
-                - s.w_role * role,
-                strength,
-                quality,
-                usage,
-            )
-            row_ = (score, eid, c, g, via, strength, quality, usage, ctx, brevity, sess, role)
-            ranked.append((round(score, 4), *row_[1:]))
-        ranked.sort(key=lambda t: (-t[0], t[1]))
-        top = [t for t in ranked if t[0] >= min_score][:limit]
-        entry_ids = [t[1] for t in top if t[2].get("kind") != "chunk"]
-        full = dict(prefetched or {})
-        missing = [i for i in entry_ids if i not in full]
-        if missing:  # hits the graph, a cue or the lifecycle lifted past the likely ones
-            full.update(self._full(missing, scope_id))
-        hits: list[Hit] = []
-        for score, eid, c, g, via, strength, quality, usage, ctx, brevity, sess, role in top:
-            chunk = c.get("kind") == "chunk"
-            if not chunk and eid not in full:
-                continue
-            sig = Signals(
-                semantic=round(c["semantic"], 4),
-                keyword=round(c["keyword"], 4),
-                graph=round(g, 4),
-                strength=round(strength, 4),
-                quality=round(quality, 4),
-                usage=round(usage, 4),
-                context=round(ctx, 4),
-                brevity=round(brevity, 4),
-                session=round(sess, 4),
-                role=role,
-                feedback=round(c.get("feedback", 0.0), 4),
-            )
-            if chunk:
-                entry = hit_kinds.chunk_entry(c["entry"], scope_id, now)
-                kind, origin = "chunk", hit_kinds.chunk_origin(c["entry"])
-            else:
-                entry = entry_from_row(full[eid], now=now)
-                kind, origin = hit_kinds.entry_kind(full[eid]), hit_kinds.entry_origin(full[eid])
-            hits.append(
-                Hit(
-                    entry=entry,
-                    score=score,
-                    signals=sig,
-                    via=via,
-                    rank=len(hits) + 1,
-                    kind=kind,
-                    origin=origin,
-                )
-            )
-        return hits
-
-
-#: score, id, candidate, graph, via, strength, quality, usage, context, brevity, session, role
-_Ranked = tuple[
-    float, str, dict[str, Any], float, str | None, float, float, float, float, float, float, float
-]
-
-
-def _by(key: str) -> Callable[[dict[str, Any]], float]:
-    def k(c: dict[str, Any]) -> float:
-        return -float(c[key])
-
-    return k
 
 
 def check_query(query: str | None, ids: Sequence[str] | None) -> None:
