@@ -54,7 +54,11 @@ class EntryOps:
             return []
         now = now_utc()
         rows = self.db.read("entries/get_many", ids=wanted, scope_id=scope_id)
-        return [entry_from_row(r["entry"], now=now) for r in rows]
+        # an entry a concurrent forget deletes after the match reads back as a map of nulls
+        # (read committed): it is gone, so it is skipped like an unknown id
+        return [
+            entry_from_row(r["entry"], now=now) for r in rows if r["entry"].get("id") is not None
+        ]
 
     def get(
         self,
