@@ -29,7 +29,8 @@
 //   length (int: characters of content), unnamed (bool: the scores are for $vector_unnamed),
 //   role (string or null: a turn's speaker role, user/assistant/system), feedback (float: the
 //   raw cosine similarity to the centroid of the $feedback_k candidates nearest the query, the
-//   pseudo-relevance feedback signal; 0.0 when $feedback_k is 0). Rows come nearest first.
+//   pseudo-relevance feedback signal; 0.0 when $feedback_k is 0). Rows come nearest first (an entry
+//   without a vector last).
 CYPHER 25
 CALL () {
   MATCH (node:Entry)
@@ -97,7 +98,7 @@ WHERE e.scope_id = $scope_id
 WITH e, coalesce(sem, 2 * vector.similarity.cosine(
          e.embedding, CASE WHEN unnamed THEN $vector_unnamed ELSE $vector END) - 1) AS sem,
      keyword, vector_hit, window, unnamed
-ORDER BY sem DESC
+ORDER BY coalesce(sem, -2.0) DESC
 WITH collect({e: e, sem: sem, keyword: keyword, vector_hit: vector_hit, window: window,
               unnamed: unnamed}) AS cs
 WITH cs, [c IN cs[0..$feedback_k] WHERE c.e.embedding IS NOT NULL | c.e.embedding] AS fb
