@@ -51,6 +51,8 @@ def relevance(cands: list[dict[str, Any]], s: Settings) -> dict[str, dict[str, A
             ("keyword", s.w_keyword),
             ("feedback", s.w_feedback),
         ):
+            if w <= 0:  # a list of no weight adds nothing (feedback off, most questions)
+                continue
             ranked = sorted(out.values(), key=_by(key))
             for rank, c in enumerate(ranked):
                 if c[key] > 0:

@@ -30,10 +30,10 @@ _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 #: A capitalised word: a name, unless it is a calendar name.
 NAME = re.compile(r"\b[A-Z][a-z]{1,20}\b")
 _NAME_POSSESSIVE = re.compile(r"\b([A-Z][a-z]{1,20})\b(?:'s\b)?")
-#: Words of a question that gathers every instance of something: a count, a sum, a list.
+#: Words of a question that gathers every instance of something: a count, a sum, a list
+#: ("total" covers "in total").
 _GATHERS = re.compile(
-    r"\b(how many|how much|in total|total|altogether|combined|sum of|average|all the|each of|"
-    r"every)\b",
+    r"\b(how many|how much|total|altogether|combined|sum of|average|all the|each of|every)\b",
     re.IGNORECASE,
 )
 #: Capitalised words that are dates, not names (months, weekdays, seasons; lower case).
