@@ -260,6 +260,39 @@ def test_a_question_about_the_asker_or_the_assistant_finds_that_role_s_turns(
     assert [h.signals.role for h in told] == [0.0, 1.0]
 
 
+def test_a_question_that_gathers_weighs_its_keywords_by_w_keyword_gathering(
+    rg: Recollect, scope_id: str, corpus: dict[str, str]
+) -> None:
+    """A question that gathers every instance of something ("how many") weighs its keyword
+    signal by ``w_keyword_gathering`` instead of ``w_keyword``: each hit that matched a keyword
+    scores ``(w_keyword - w_keyword_gathering) x keyword`` lower (before the lifecycle
+    multiplier) than with the two weights equal; a hit without a keyword, and every hit of a
+    question about one fact, scores exactly the same."""
+    base = rg.settings.model_copy(update={"w_feedback": 0.0, "w_keyword": 0.25})
+    low = Search(rg.db, rg.embedder, base.model_copy(update={"w_keyword_gathering": 0.1}))
+    same = Search(rg.db, rg.embedder, base.model_copy(update={"w_keyword_gathering": 0.25}))
+
+    def scored(search: Search, query: str) -> dict[str, Any]:
+        return {h.entry.id: h for h in search.search(query, scope_id=scope_id, hops=0, touch=False)}
+
+    gathering = "how many problems did the cache have?"
+    lowered, kept = scored(low, gathering), scored(same, gathering)
+    both = lowered.keys() & kept.keys()
+    assert both and any(kept[i].signals.keyword > 0 for i in both)
+    for i in both:
+        sig = kept[i].signals
+        life = (
+            base.w_strength * sig.strength + base.w_quality * sig.quality + base.w_usage * sig.usage
+        )
+        assert kept[i].score - lowered[i].score == pytest.approx(
+            0.15 * sig.keyword * (1 + life), abs=1e-3
+        )
+    one_fact = "what went wrong with the cache?"
+    assert {i: h.score for i, h in scored(low, one_fact).items()} == {
+        i: h.score for i, h in scored(same, one_fact).items()
+    }
+
+
 def test_feedback_is_the_similarity_to_the_nearest_candidates_centroid(
     rg: Recollect, scope_id: str, corpus: dict[str, str]
 ) -> None:

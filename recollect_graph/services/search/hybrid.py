@@ -15,7 +15,8 @@
 2. Relevance: ``w_semantic*semantic + w_keyword*keyword + w_feedback*feedback`` (or
    reciprocal-rank fusion); ``feedback``, for a question that gathers every instance of
    something ("how many", "in total"), is the cosine to the centroid of the
-   ``search_feedback_hits`` candidates nearest the query (pseudo-relevance feedback). The
+   ``search_feedback_hits`` candidates nearest the query (pseudo-relevance feedback); such a
+   question weighs its keywords by ``w_keyword_gathering`` instead of ``w_keyword``. The
    relevance floor: a candidate whose semantic similarity is under ``search_floor`` and whose
    keyword score is under ``search_floor_keyword`` is dropped, unless step 3 finds it next to a
    hit above the floor or it is a turn whose context signal (step 4: the query names its speaker
@@ -223,6 +224,7 @@ class Search:
         as_of_, valid_at_ = aware(as_of, "as_of"), aware(valid_at, "valid_at")
         cues_ = conversation_cues(query, valid_at_ or as_of_ or now)
         wanted_role = asked_of(query) if self.settings.w_role > 0 else None
+        s = self._weights(query)
         terms = without_time_words(terms, cues_)
         unnamed_text = without_names(query, names)
         if unnamed_text:
@@ -255,11 +257,11 @@ class Search:
         # is known now, and their statement runs next to the candidates'.
         early: Future[dict[str, dict[str, Any]]] | None = None
         if self.overlap and want_chunks and vector_unnamed is None and entry_kinds != []:
-            early = self._background().submit(self._chunks, params, vector)
+            early = self._background().submit(self._chunks, params, vector, s)
         cands = self._candidates(params, limit) if entry_kinds != [] else []
         if cands and cands[0].get("unnamed"):
             vector = vector_unnamed or vector
-        scored = relevance(cands, self.settings)
+        scored = relevance(cands, s)
         floor = self.semantic_floor(c["semantic"] for c in scored.values())
         for c in scored.values():
             c["relevant"] = self.above_floor(c["semantic"], c["keyword"], floor)
@@ -300,7 +302,7 @@ class Search:
         chunks = (
             early.result()
             if early is not None
-            else self._chunks(params, vector)
+            else self._chunks(params, vector, s)
             if want_chunks
             else {}
         )
@@ -308,7 +310,7 @@ class Search:
             c["relevant"] = c["relevant"] or self.above_floor(c["semantic"], 0.0, floor)
         scored.update(chunks)
         hits = fuse(
-            self.settings,
+            s,
             scored,
             graph,
             now,
@@ -332,6 +334,20 @@ class Search:
                 scope_id, "search", used, owner_id=owner_id, query=query, best_effort=True
             )
         return hits
+
+    def _weights(self, query: str) -> Settings:
+        """The fusion settings of one search: a question that gathers weighs keywords less.
+
+        "How many projects have I led?" is answered by every session where a project comes up,
+        most of them in other words than the question's; the keyword side would rank the few
+        that say "projects" above the rest. Such a question takes ``w_keyword_gathering``
+        (0.15 against 0.25): on LongMemEval's multi-session questions All@5 rose on both halves
+        of the split (docs/search.md, "Pseudo-relevance feedback").
+        """
+        s = self.settings
+        if s.w_keyword_gathering == s.w_keyword or not asks_for_all(query):
+            return s
+        return s.model_copy(update={"w_keyword": s.w_keyword_gathering})
 
     def _feedback_hits(self, query: str) -> int:
         """How many nearest candidates make the feedback centroid of this query (0: none).
@@ -374,7 +390,9 @@ class Search:
         floor = s.search_floor if floor is None else floor
         return semantic >= floor or (keyword > 0 and keyword >= s.search_floor_keyword)
 
-    def _chunks(self, params: dict[str, Any], vector: list[float]) -> dict[str, dict[str, Any]]:
+    def _chunks(
+        self, params: dict[str, Any], vector: list[float], s: Settings
+    ) -> dict[str, dict[str, Any]]:
         """Document chunks scored like entries (keyword normalised among chunks)."""
         rows = self._read_timed(
             "search/chunks",
@@ -386,7 +404,7 @@ class Search:
             valid_at=params["valid_at"],
             include_deleted=params["include_deleted"],
         )
-        out = relevance(rows, self.settings)
+        out = relevance(rows, s)
         for c in out.values():
             c["kind"] = "chunk"
             c["relevant"] = self.above_floor(c["semantic"], c["keyword"])
