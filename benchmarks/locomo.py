@@ -366,7 +366,7 @@ _WEIGHT_FIELDS = (
     "w_role",
     "w_feedback",
     "search_feedback_hits",
-    "w_keyword_gathering",
+    "search_gathering_keyword",
 )
 
 

@@ -55,7 +55,7 @@ ENV_VARS: dict[str, str] = {
     "RECOLLECT_W_ROLE": "w_role",
     "RECOLLECT_W_FEEDBACK": "w_feedback",
     "RECOLLECT_SEARCH_FEEDBACK_HITS": "search_feedback_hits",
-    "RECOLLECT_W_KEYWORD_GATHERING": "w_keyword_gathering",
+    "RECOLLECT_SEARCH_GATHERING_KEYWORD": "search_gathering_keyword",
     "RECOLLECT_SEARCH_CANDIDATES": "search_candidates",
     "RECOLLECT_SEARCH_FLOOR": "search_floor",
     "RECOLLECT_SEARCH_LIFECYCLE": "search_lifecycle",
@@ -138,10 +138,10 @@ class Settings(BaseModel):
             candidates nearest the query, pseudo-relevance feedback).
         search_feedback_hits: How many of the candidates nearest the query make the feedback
             centroid (0: no feedback signal).
-        w_keyword_gathering: ``w_keyword`` for a question that gathers every instance of
-            something (the feedback's questions): its instances are worded apart, and the
-            keyword side would hold the sessions that repeat the question's words above the
-            others (set it to ``w_keyword`` to weigh every question alike).
+        search_gathering_keyword: The share of ``w_keyword`` that a question gathering every
+            instance of something (the feedback's questions) keeps: its instances are worded
+            apart, and the keyword side would hold the sessions that repeat the question's words
+            above the others (1: every question weighs keywords alike).
         search_candidates: Candidates taken from each index before fusion.
         search_time_candidates: When a query names a time of at most two months ("four weeks
             ago", "on 8 May", "last month"), this many of the scope's turns said then (the
@@ -214,7 +214,7 @@ class Settings(BaseModel):
     w_role: float = Field(default=0.1, ge=0)
     w_feedback: float = Field(default=0.1, ge=0)
     search_feedback_hits: int = Field(default=3, ge=0, le=50)
-    w_keyword_gathering: float = Field(default=0.15, ge=0)
+    search_gathering_keyword: float = Field(default=0.6, ge=0, le=1)
     search_candidates: int = Field(default=100, ge=10, le=5000)
     search_lifecycle: Literal["multiply", "add"] = "multiply"
     search_full_turn: int = Field(default=200, ge=21, le=100_000)

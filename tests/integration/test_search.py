@@ -260,17 +260,17 @@ def test_a_question_about_the_asker_or_the_assistant_finds_that_role_s_turns(
     assert [h.signals.role for h in told] == [0.0, 1.0]
 
 
-def test_a_question_that_gathers_weighs_its_keywords_by_w_keyword_gathering(
+def test_a_question_that_gathers_keeps_a_share_of_its_keyword_weight(
     rg: Recollect, scope_id: str, corpus: dict[str, str]
 ) -> None:
     """A question that gathers every instance of something ("how many") weighs its keyword
-    signal by ``w_keyword_gathering`` instead of ``w_keyword``: each hit that matched a keyword
-    scores ``(w_keyword - w_keyword_gathering) x keyword`` lower (before the lifecycle
-    multiplier) than with the two weights equal; a hit without a keyword, and every hit of a
+    signal by ``search_gathering_keyword`` x ``w_keyword``: each hit that matched a keyword
+    scores ``(1 - search_gathering_keyword) x w_keyword x keyword`` lower (before the lifecycle
+    multiplier) than with a share of 1; a hit without a keyword, and every hit of a
     question about one fact, scores exactly the same."""
     base = rg.settings.model_copy(update={"w_feedback": 0.0, "w_keyword": 0.25})
-    low = Search(rg.db, rg.embedder, base.model_copy(update={"w_keyword_gathering": 0.1}))
-    same = Search(rg.db, rg.embedder, base.model_copy(update={"w_keyword_gathering": 0.25}))
+    low = Search(rg.db, rg.embedder, base.model_copy(update={"search_gathering_keyword": 0.4}))
+    same = Search(rg.db, rg.embedder, base.model_copy(update={"search_gathering_keyword": 1.0}))
 
     def scored(search: Search, query: str) -> dict[str, Any]:
         return {h.entry.id: h for h in search.search(query, scope_id=scope_id, hops=0, touch=False)}
