@@ -224,7 +224,8 @@ class Search:
         as_of_, valid_at_ = aware(as_of, "as_of"), aware(valid_at, "valid_at")
         cues_ = conversation_cues(query, valid_at_ or as_of_ or now)
         wanted_role = asked_of(query) if self.settings.w_role > 0 else None
-        s = self._weights(query)
+        gathers = asks_for_all(query)  # feedback and a lighter keyword weight (docs/search.md)
+        s = self._weights(gathers)
         terms = without_time_words(terms, cues_)
         unnamed_text = without_names(query, names)
         if unnamed_text:
@@ -251,7 +252,7 @@ class Search:
             "kinds": entry_kinds,
             "time_windows": time_windows(cues_, self.settings.search_time_candidates),
             "k_time": self.settings.search_time_candidates,
-            "feedback_k": self._feedback_hits(query),
+            "feedback_k": self._feedback_hits(gathers),
         }
         # The chunks need the query's vector: with no name left out of it (the usual case) it
         # is known now, and their statement runs next to the candidates'.
@@ -335,7 +336,7 @@ class Search:
             )
         return hits
 
-    def _weights(self, query: str) -> Settings:
+    def _weights(self, gathers: bool) -> Settings:
         """The fusion settings of one search: a question that gathers weighs keywords less.
 
         "How many projects have I led?" is answered by every session where a project comes up,
@@ -345,12 +346,12 @@ class Search:
         All@5 rose 0.935 -> 0.944 with turn ranking unchanged (docs/search.md).
         """
         s = self.settings
-        if s.search_gathering_keyword == 1.0 or not asks_for_all(query):
+        if s.search_gathering_keyword == 1.0 or not gathers:
             return s
         return s.model_copy(update={"w_keyword": s.w_keyword * s.search_gathering_keyword})
 
-    def _feedback_hits(self, query: str) -> int:
-        """How many nearest candidates make the feedback centroid of this query (0: none).
+    def _feedback_hits(self, gathers: bool) -> int:
+        """How many nearest candidates make the feedback centroid of a search (0: none).
 
         Only a question that gathers every instance of something ("how many", "in total",
         "all the") gets pseudo-relevance feedback: its evidence is spread over several
@@ -359,7 +360,7 @@ class Search:
         (docs/search.md, "Pseudo-relevance feedback").
         """
         s = self.settings
-        if s.w_feedback <= 0 or s.search_feedback_hits <= 0 or not asks_for_all(query):
+        if s.w_feedback <= 0 or s.search_feedback_hits <= 0 or not gathers:
             return 0
         return s.search_feedback_hits
 
