@@ -50,7 +50,8 @@ SHOW_COMMANDS: Mapping[str, str] = {
 }
 
 #: Plan operators of read-only clauses (names without the ``@database`` and ``(mode)`` parts).
-#: Every scan and seek (a name ending in Scan, Seek or SeekByRange) is a read too.
+#: Every scan, seek and index search (a name ending in Scan, Seek, SeekByRange or IndexSearch:
+#: Cypher 25's ``SEARCH`` of a vector index, ``NodeVectorIndexSearch``) is a read too.
 READ_OPERATORS: frozenset[str] = frozenset(
     {
         # results, projections, filters (RETURN, WITH, WHERE, ORDER BY, SKIP, LIMIT, DISTINCT)
@@ -74,7 +75,7 @@ READ_OPERATORS: frozenset[str] = frozenset(
     }
 )  # fmt: skip
 
-_LEAF_READ = re.compile(r"(Scan|Seek|SeekByRange)$")
+_LEAF_READ = re.compile(r"(Scan|Seek|SeekByRange|IndexSearch)$")
 
 #: How a refusal names a plan operator that is not allowed.
 CLAUSES: Mapping[str, str] = {

@@ -33,6 +33,33 @@ def test_adhoc_writes_are_refused_unless_asked(rg: Recollect, scope_id: str) -> 
     assert _count(rg, scope_id) == 1
 
 
+def test_a_read_only_query_may_search_the_vector_index_by_scope(
+    rg: Recollect, scope_id: str
+) -> None:
+    """Cypher 25's SEARCH clause (the filtered vector search of Neo4j 2026) is a read."""
+    rg.remember(
+        "The tide tables for the harbour are pinned by the door", scope_id=scope_id, owner_id="t"
+    )
+    rg.remember("Someone else's note", scope_id=scope_id + "-other", owner_id="t")
+    vector = rg.embedder.embed_one("harbour tides")
+    if not rg.db.filtered_vectors:  # Neo4j 5.26: the procedure, filtered afterwards
+        rows = rg.query(
+            "CALL db.index.vector.queryNodes('entry_embedding', 50, $v) YIELD node "
+            "WHERE node.scope_id = $s RETURN node.content AS content",
+            {"v": vector, "s": scope_id},
+        )
+    else:
+        rows = rg.query(
+            "CYPHER 25 MATCH (node:Entry) SEARCH node IN (VECTOR INDEX entry_embedding "
+            "FOR $v WHERE node.scope_id = $s LIMIT 5) SCORE AS score "
+            "RETURN node.content AS content",
+            {"v": vector, "s": scope_id},
+        )
+    assert [r["content"] for r in rows] == [
+        "The tide tables for the harbour are pinned by the door"
+    ]
+
+
 def test_constraint_violation_is_translated(rg: Recollect, scope_id: str) -> None:
     rg.query("CREATE (:Entry {id: $id, scope_id: $s})", {"id": scope_id, "s": scope_id}, write=True)
     with pytest.raises(ConstraintViolation, match="already exists"):

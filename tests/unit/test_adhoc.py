@@ -16,7 +16,8 @@ def test_operator_kinds() -> None:
     assert adhoc.operator_name({"operatorType": "AdministrationCommand@system"}) == (
         "AdministrationCommand"
     )
-    for read in ("NodeUniqueIndexSeekByRange", "DirectedRelationshipIndexScan", "ShowIndexes"):
+    for read in ("NodeUniqueIndexSeekByRange", "DirectedRelationshipIndexScan", "ShowIndexes",
+                 "NodeVectorIndexSearch"):  # fmt: skip
         assert adhoc.is_read_operator(read)
     for other in ("LoadCSV", "ProcedureCall", "ShowTransactions", "TerminateTransactions",
                   "ShowSettings", "Create", "TransactionApply", "RunQueryAt"):  # fmt: skip
