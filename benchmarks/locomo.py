@@ -41,7 +41,9 @@ from benchmarks import locomo_eval as le
 from benchmarks.retrieval import (
     _unit,
     add_output_options,
+    add_store_options,
     bench_main,
+    drop_scopes,
     git_commit,
     log,
     off_topic_summary,
@@ -121,17 +123,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "search_candidates) and search options (hops, min_score); repeatable",
     )
     ap.add_argument("--limit", type=int, default=10, help="hits per search (default 10)")
-    ap.add_argument("--uri", help="use this Neo4j (NEO4J_USER/NEO4J_PASSWORD from the env)")
-    ap.add_argument("--keep", action="store_true", help="with --uri: keep the scopes")
-    ap.add_argument(
-        "--runid",
-        help="scope suffix (default: random); with --uri --keep, a later run can --reuse them",
-    )
-    ap.add_argument(
-        "--reuse",
-        action="store_true",
-        help="with --uri and --runid: the conversations are already stored, search only",
-    )
+    add_store_options(ap, "conversations")
     add_output_options(ap)
     return ap.parse_args(argv)
 
@@ -287,12 +279,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     )
                     off_topic[v.name].append(len(found))
         if args.uri and not args.keep and not args.reuse:
-            for scope in scopes:
-                rg.query(
-                    "MATCH (n) WHERE n.scope_id = $scope DETACH DELETE n",
-                    {"scope": scope},
-                    write=True,
-                )
+            drop_scopes(rg, scopes)
         used = {k: getattr(rg.settings, k) for k in _WEIGHT_FIELDS}
         model = rg.embedder.model_id
         backend = rg.embedder.backend

@@ -55,7 +55,9 @@ from benchmarks.locomo import _WEIGHT_FIELDS, OFF_TOPIC, Variant, _variant_rg
 from benchmarks.retrieval import (
     _unit,
     add_output_options,
+    add_store_options,
     bench_main,
+    drop_scopes,
     git_commit,
     log,
     off_topic_summary,
@@ -112,7 +114,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         help=f"turn vector cache folder (default {DEFAULT_CACHE})",
     )
     ap.add_argument("--no-embed-cache", action="store_true", help="embed every turn afresh")
-    ap.set_defaults(uri=None)  # open_store: always a throwaway embedded server
+    add_store_options(ap, "haystacks")
     return ap.parse_args(argv)
 
 
@@ -171,9 +173,9 @@ class CachedEmbedder(Embedder):
 # -- storing and baselines ---------------------------------------------------------------------
 
 
-def store_question(rg: Recollect, q: lme.Question, scope: str) -> int:
-    """Store every haystack session of ``q`` in ``scope``; returns the number of turns."""
-    n = 0
+def session_turns(q: lme.Question) -> list[tuple[str, list[dict[str, Any]]]]:
+    """Each haystack session of ``q`` as (session id, the turns ``add_turns`` takes)."""
+    out = []
     for s in q.sessions:
         turns = [
             {
@@ -187,8 +189,21 @@ def store_question(rg: Recollect, q: lme.Question, scope: str) -> int:
             if t.text.strip()
         ]
         if turns:
-            rg.sessions.add_turns(f"{q.qid}-{s.sid}", turns, scope_id=scope, owner_id="lme")
-            n += len(turns)
+            out.append((f"{q.qid}-{s.sid}", turns))
+    return out
+
+
+def stored_turns(q: lme.Question) -> int:
+    """How many turns :func:`store_question` stores for ``q`` (``--reuse``)."""
+    return sum(len(turns) for _, turns in session_turns(q))
+
+
+def store_question(rg: Recollect, q: lme.Question, scope: str) -> int:
+    """Store every haystack session of ``q`` in ``scope``; returns the number of turns."""
+    n = 0
+    for sid, turns in session_turns(q):
+        rg.sessions.add_turns(sid, turns, scope_id=scope, owner_id="lme")
+        n += len(turns)
     return n
 
 
@@ -261,7 +276,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     variants = [Variant(), *(Variant(w) for w in args.weights)]
     systems = [v.name for v in variants] + ([] if args.no_baselines else list(BASELINES))
     systems += ["recall"] if args.recall else []
-    runid = uuid.uuid4().hex[:6]
+    if args.reuse and not (args.uri and args.runid):
+        raise SystemExit("--reuse needs --uri and --runid")
+    runid = args.runid or uuid.uuid4().hex[:6]
     rows: dict[str, list[tuple[lme.Question, dict[str, float]]]] = {s: [] for s in systems}
     latency: dict[str, list[float]] = {v.name: [] for v in variants}
     if args.recall:
@@ -278,7 +295,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         cached.caching = True
         t0 = time.perf_counter()
         for i, q in enumerate(questions):
-            n_turns += store_question(rg, q, f"lme-{q.qid}-{runid}")
+            scope = f"lme-{q.qid}-{runid}"
+            n_turns += stored_turns(q) if args.reuse else store_question(rg, q, scope)
             if (i + 1) % 5 == 0 or i + 1 == len(questions):
                 secs = time.perf_counter() - t0
                 log(f"stored {i + 1}/{len(questions)} haystacks, {n_turns} turns, {secs:.0f} s")
@@ -336,6 +354,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                         off, scope_id=f"lme-{q.qid}-{runid}", limit=10, touch=False, **v.options
                     )
                     off_topic[v.name].append(len(found))
+        if args.uri and not args.keep and not args.reuse:
+            drop_scopes(rg, [f"lme-{q.qid}-{runid}" for q in questions])
         used = {k: getattr(rg.settings, k) for k in _WEIGHT_FIELDS}
         model, backend = rg.embedder.model_id, rg.embedder.backend
     write_details(args.details, details)

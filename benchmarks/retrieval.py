@@ -22,7 +22,7 @@ import numpy.typing as npt
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.harness import bench_server
-from recollect_graph import Settings
+from recollect_graph import Recollect, Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -43,6 +43,29 @@ def add_output_options(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--out", type=Path, default=None, help="results JSON path")
     ap.add_argument("--details", type=Path, default=None, help="per-question rankings (JSONL)")
     ap.add_argument("--json", action="store_true", help="print the JSON instead of the table")
+
+
+def add_store_options(ap: argparse.ArgumentParser, what: str) -> None:
+    """Where the benchmark stores its data: a throwaway server, or ``--uri`` (kept, reused)."""
+    ap.add_argument("--uri", help="use this Neo4j (NEO4J_USER/NEO4J_PASSWORD from the env)")
+    ap.add_argument("--keep", action="store_true", help="with --uri: keep the scopes")
+    ap.add_argument(
+        "--runid",
+        help="scope suffix (default: random); with --uri --keep, a later run can --reuse them",
+    )
+    ap.add_argument(
+        "--reuse",
+        action="store_true",
+        help=f"with --uri and --runid: the {what} are already stored, search only",
+    )
+
+
+def drop_scopes(rg: Recollect, scopes: Sequence[str]) -> None:
+    """Delete the benchmark's scopes from a ``--uri`` store (unless ``--keep``)."""
+    for scope in scopes:
+        rg.query(
+            "MATCH (n) WHERE n.scope_id = $scope DETACH DELETE n", {"scope": scope}, write=True
+        )
 
 
 def _unit(vectors: Sequence[Sequence[float]]) -> npt.NDArray[np.float32]:
