@@ -351,6 +351,8 @@ _WEIGHT_FIELDS = (
     "search_lifecycle",
     "search_full_turn",
     "w_role",
+    "w_event",
+    "search_gathering_frame",
     "w_feedback",
     "search_feedback_hits",
     "search_gathering_keyword",

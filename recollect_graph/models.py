@@ -164,6 +164,8 @@ class Signals(Record):
     the user themself; see ``docs/search.md``), which lowers its score by ``w_role``.
     ``feedback``: similarity to the centroid of the candidates nearest the query (pseudo-relevance
     feedback, weighted by ``w_feedback``).
+    ``event``: 1 for a person's conversation turn that reports something that happened ("I
+    just signed...", "last weekend", "two days ago"), weighted by ``w_event``.
     """
 
     semantic: float = 0.0
@@ -177,6 +179,7 @@ class Signals(Record):
     session: float = 0.0
     role: float = 0.0
     feedback: float = 0.0
+    event: float = 0.0
 
 
 class Hit(Record):

@@ -54,8 +54,10 @@ ENV_VARS: dict[str, str] = {
     "RECOLLECT_W_SESSION": "w_session",
     "RECOLLECT_W_ROLE": "w_role",
     "RECOLLECT_W_FEEDBACK": "w_feedback",
+    "RECOLLECT_W_EVENT": "w_event",
     "RECOLLECT_SEARCH_FEEDBACK_HITS": "search_feedback_hits",
     "RECOLLECT_SEARCH_GATHERING_KEYWORD": "search_gathering_keyword",
+    "RECOLLECT_SEARCH_GATHERING_FRAME": "search_gathering_frame",
     "RECOLLECT_SEARCH_CANDIDATES": "search_candidates",
     "RECOLLECT_SEARCH_FLOOR": "search_floor",
     "RECOLLECT_SEARCH_LIFECYCLE": "search_lifecycle",
@@ -126,7 +128,7 @@ class Settings(BaseModel):
         fusion: How search combines signals: ``weighted`` (a weighted sum of normalised
             signals, Lore's method) or ``rrf`` (reciprocal rank fusion of the relevance signals).
         w_semantic, w_keyword, w_graph, w_strength, w_quality, w_usage, w_context, w_length,
-            w_session, w_role, w_feedback: Fusion
+            w_session, w_role, w_feedback, w_event: Fusion
             weights (``context``: conversation turns whose speaker or date the query names, and
             the turn right after a matching question; ``length``: what a conversation turn
             loses for being short, in full at 20 characters or fewer, nothing from
@@ -135,13 +137,18 @@ class Settings(BaseModel):
             loses when the question asks about the other role's words; ``feedback``: for a
             question that gathers every instance of something, "how many", "in total", "all
             the", a candidate's similarity to the centroid of the ``search_feedback_hits``
-            candidates nearest the query, pseudo-relevance feedback).
+            candidates nearest the query, pseudo-relevance feedback; ``event``: a person's
+            conversation turn that reports something that happened, "I just...", "last
+            week", "two days ago", whose relevance rises by ``w_event`` of itself).
         search_feedback_hits: How many of the candidates nearest the query make the feedback
             centroid (0: no feedback signal).
         search_gathering_keyword: The share of ``w_keyword`` that a question gathering every
             instance of something (the feedback's questions) keeps: its instances are worded
             apart, and the keyword side would hold the sessions that repeat the question's words
             above the others (1: every question weighs keywords alike).
+        search_gathering_frame: Embed a gathering question twice, as asked and without its
+            counting words ("how many", "in total"), and search by the sum of the two vectors
+            (off: as asked only).
         search_candidates: Candidates taken from each index before fusion.
         search_time_candidates: When a query names a time of at most two months ("four weeks
             ago", "on 8 May", "last month"), this many of the scope's turns said then (the
@@ -213,8 +220,10 @@ class Settings(BaseModel):
     w_session: float = Field(default=0.0, ge=0)
     w_role: float = Field(default=0.1, ge=0)
     w_feedback: float = Field(default=0.1, ge=0)
+    w_event: float = Field(default=0.15, ge=0)
     search_feedback_hits: int = Field(default=3, ge=0, le=50)
     search_gathering_keyword: float = Field(default=0.6, ge=0, le=1)
+    search_gathering_frame: bool = True
     search_candidates: int = Field(default=100, ge=10, le=5000)
     search_lifecycle: Literal["multiply", "add"] = "multiply"
     search_full_turn: int = Field(default=200, ge=21, le=100_000)

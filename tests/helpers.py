@@ -84,6 +84,7 @@ def candidate_params(vector: list[float], scope_id: str, **overrides: Any) -> di
         "time_windows": [],
         "k_time": 0,
         "feedback_k": 0,
+        "event_pattern": None,
         "include_superseded": False,
         "include_deleted": False,
         "now": datetime.now(UTC),

@@ -7,11 +7,12 @@
 //   chat with an assistant every reply follows a request, so being next to one says nothing.
 //   The same scope and currency filters as candidates. Each neighbour gets the best
 //   seed relevance times its path factor, the relation it came by, and its cosine to the query.
-// Params: $seeds (list of maps: id, relevance), $hops (int), $vector (list of floats), $scope_id (string), $include_superseded (bool), $include_deleted (bool), $as_of (datetime or null), $valid_at (datetime or null), $kinds (list of 'entry'/'turn', or null: both), $now (datetime), $limit (int), $max_fanout (int)
+// Params: $seeds (list of maps: id, relevance), $hops (int), $vector (list of floats), $scope_id (string), $include_superseded (bool), $include_deleted (bool), $as_of (datetime or null), $valid_at (datetime or null), $kinds (list of 'entry'/'turn', or null: both), $now (datetime), $limit (int), $max_fanout (int), $event_pattern (string: a Java regular expression of a whole text)
 // Returns: id, created_at, last_accessed_at (epoch milliseconds), half_life_days, access_count, emotional_valence,
 //   confidence, pinned, score, graph (float), via (string), semantic (float), speaker (string or
 //   null), role (string or null: a turn's speaker role), valid_from (epoch milliseconds or null),
-//   session_id (string or null), length (int: characters of content)
+//   session_id (string or null), length (int: characters of content), event (bool: a person's
+//   turn that reports something that happened, $event_pattern)
 UNWIND $seeds AS seed
 MATCH (h:Entry {id: seed.id})
 CALL (h, seed) {
@@ -60,6 +61,8 @@ RETURN n.id AS id, n.created_at.epochMillis AS created_at,
        n.score AS score, graph, via, n.speaker AS speaker, n.speaker_role AS role,
        n.valid_from.epochMillis AS valid_from,
        n.session_id AS session_id,
-       2 * vector.similarity.cosine(n.embedding, $vector) - 1 AS semantic, size(n.content) AS length
+       2 * vector.similarity.cosine(n.embedding, $vector) - 1 AS semantic, size(n.content) AS length,
+       n.speaker IS NOT NULL AND coalesce(n.speaker_role, '') <> 'assistant'
+       AND n.content =~ $event_pattern AS event
 ORDER BY graph DESC
 LIMIT $limit

@@ -260,6 +260,74 @@ def test_a_question_about_the_asker_or_the_assistant_finds_that_role_s_turns(
     assert [h.signals.role for h in told] == [0.0, 1.0]
 
 
+def test_a_turn_that_reports_what_happened_gains_w_event_of_its_relevance(
+    rg: Recollect, scope_id: str
+) -> None:
+    """A person's turn that reports something that happened ("I just adopted...") scores
+    ``w_event`` x its relevance higher (before the lifecycle multiplier); a turn that reports
+    nothing, and an assistant's turn however worded, score the same with the signal off."""
+    turns = [
+        {"id": "t1", "speaker": "Ana", "text": "I just adopted a beagle puppy called Max!"},
+        {"id": "t2", "speaker": "Ben", "text": "A beagle puppy needs long walks and patience."},
+        {
+            "id": "t3",
+            "speaker": "assistant",
+            "role": "assistant",
+            "text": "I just checked: a beagle puppy sleeps up to 18 hours a day.",
+        },
+    ]
+    rg.sessions.add_turns("chat-dogs", turns, scope_id=scope_id, owner_id="kai")
+    on = Search(rg.db, rg.embedder, rg.settings.model_copy(update={"w_event": 0.3}))
+    off = Search(rg.db, rg.embedder, rg.settings.model_copy(update={"w_event": 0.0}))
+    query = "what about the beagle puppy?"
+    with_ = {h.entry.source_id: h for h in on.search(query, scope_id=scope_id, touch=False)}
+    without = {h.entry.source_id: h for h in off.search(query, scope_id=scope_id, touch=False)}
+    assert set(with_) == set(without) == {"t1", "t2", "t3"}
+    assert {k: h.signals.event for k, h in with_.items()} == {"t1": 1.0, "t2": 0.0, "t3": 0.0}
+    assert all(h.signals.event == 0.0 for h in without.values())
+    s = rg.settings
+    for key, hit in with_.items():
+        sig = hit.signals
+        life = s.w_strength * sig.strength + s.w_quality * sig.quality + s.w_usage * sig.usage
+        relevance = s.w_semantic * sig.semantic + s.w_keyword * sig.keyword
+        gain = 0.3 * relevance * (1 + life) if key == "t1" else 0.0
+        assert hit.score - without[key].score == pytest.approx(gain, abs=2e-3)
+
+
+def test_a_question_that_gathers_is_searched_with_and_without_its_counting_words(
+    rg: Recollect, scope_id: str, corpus: dict[str, str]
+) -> None:
+    """ "How many problems did the cache have?" is searched by the sum of its vector and the
+    vector of "problems did the cache have?" (``search_gathering_frame``): each hit's semantic
+    signal is its cosine to that sum; off, to the question as asked."""
+    import numpy as np
+
+    query = "how many problems did the cache have?"
+    rows = rg.db.driver.execute_query(
+        "MATCH (e:Entry) WHERE e.scope_id = $s RETURN e.id AS id, e.embedding AS v",
+        {"s": scope_id},
+        routing_=RoutingControl.READ,
+    ).records
+    vectors = {r["id"]: np.asarray(r["v"], dtype=np.float64) for r in rows}
+    asked, plain = (
+        np.asarray(v) for v in rg.embedder.embed([query, "problems did the cache have?"])
+    )
+
+    def cos(a: Any, b: Any) -> float:
+        return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
+
+    for frame, vector in ((True, asked + plain), (False, asked)):
+        settings = rg.settings.model_copy(update={"search_gathering_frame": frame})
+        hits = Search(rg.db, rg.embedder, settings).search(
+            query, scope_id=scope_id, hops=0, touch=False
+        )
+        assert hits
+        for h in hits:
+            assert h.signals.semantic == pytest.approx(
+                max(0.0, cos(vectors[h.entry.id], vector)), abs=2e-3
+            )
+
+
 def test_a_question_that_gathers_keeps_a_share_of_its_keyword_weight(
     rg: Recollect, scope_id: str, corpus: dict[str, str]
 ) -> None:

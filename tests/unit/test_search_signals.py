@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from recollect_graph.services.search.signals import asked_of, other_role, session_support
+import pytest
+
+from recollect_graph.services.search.query_text import without_gathering_words
+from recollect_graph.services.search.signals import (
+    EVENT_PATTERN,
+    EVENT_REPORT,
+    asked_of,
+    other_role,
+    session_support,
+)
 
 
 def _cand(session: str | None, relevance: float, *, relevant: bool = True) -> dict[str, Any]:
@@ -90,3 +100,41 @@ def test_only_a_turn_of_the_other_role_is_lowered() -> None:
     assert other_role({"role": "assistant"}, None) == 0.0
     assert other_role({"role": None}, "user") == 0.0  # an entry, not a turn
     assert other_role({"role": "system"}, "user") == 0.0
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I just signed a contract with my first client today.",
+        "Last weekend we went camping by the lake.",
+        "I\u2019ve finally finished the quilt!",
+        "We moved to Lisbon two years ago.",
+        "This morning the tomatoes were ripe.",
+        "Yesterday my sister called.",
+    ],
+)
+def test_a_turn_that_reports_what_happened_is_an_event(text: str) -> None:
+    assert re.search(EVENT_REPORT, text, re.IGNORECASE)
+    assert re.fullmatch(EVENT_PATTERN, text)  # the form the search statements match
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Can you suggest a good sourdough recipe?",
+        "Beagles need long walks and patience.",
+        "I have a Samsung phone and a power bank.",
+        "The agora of Athens was a public square.",  # 'ago' only as a whole word
+        "Just be patient with yourself.",
+    ],
+)
+def test_a_turn_that_reports_nothing_is_no_event(text: str) -> None:
+    assert not re.search(EVENT_REPORT, text, re.IGNORECASE)
+
+
+def test_the_counting_words_leave_a_gathering_question() -> None:
+    assert without_gathering_words("How many projects have I led?") == "projects have I led?"
+    assert without_gathering_words("What did I spend in total on bikes?") == (
+        "What did I spend on bikes?"
+    )
+    assert without_gathering_words("What is the name of my dog?") == "What is the name of my dog?"

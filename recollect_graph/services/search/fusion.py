@@ -110,9 +110,8 @@ def fuse(
         if chunk:
             strength, quality, usage = hit_kinds.CHUNK_STRENGTH, hit_kinds.CHUNK_QUALITY, 0.0
             score = final_score(s, c["relevance"], strength, quality, 0.0)
-            ranked.append(
-                (round(score, 4), eid, c, 0.0, None, strength, quality, 0.0, 0.0, 0.0, 0.0, 0.0)
-            )
+            zero = (0.0, None, strength, quality, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+            ranked.append((round(score, 4), eid, c, *zero))
             continue
         strength = lifecycle.strength(
             created_at=native(row["created_at"]),
@@ -131,6 +130,7 @@ def fuse(
         )
         sess = support.get(eid, 0.0)
         role = other_role(row, wanted_role)
+        event = 1.0 if row.get("event") else 0.0
         score = final_score(
             s,
             c["relevance"]
@@ -138,12 +138,13 @@ def fuse(
             + s.w_context * ctx
             + s.w_session * sess
             - s.w_length * brevity
-            - s.w_role * role,
+            - s.w_role * role
+            + s.w_event * event * max(c["relevance"], 0.0),  # lifts no irrelevant turn
             strength,
             quality,
             usage,
         )
-        row_ = (score, eid, c, g, via, strength, quality, usage, ctx, brevity, sess, role)
+        row_ = (score, eid, c, g, via, strength, quality, usage, ctx, brevity, sess, role, event)
         ranked.append((round(score, 4), *row_[1:]))
     ranked.sort(key=lambda t: (-t[0], t[1]))
     top = [t for t in ranked if t[0] >= min_score][:limit]
@@ -153,7 +154,7 @@ def fuse(
     if missing:  # hits the graph, a cue or the lifecycle lifted past the likely ones
         full.update(full_records(missing, scope_id))
     hits: list[Hit] = []
-    for score, eid, c, g, via, strength, quality, usage, ctx, brevity, sess, role in top:
+    for score, eid, c, g, via, strength, quality, usage, ctx, brevity, sess, role, event in top:
         chunk = c.get("kind") == "chunk"
         if not chunk and eid not in full:
             continue
@@ -169,6 +170,7 @@ def fuse(
             session=round(sess, 4),
             role=role,
             feedback=round(c.get("feedback", 0.0), 4),
+            event=event,
         )
         if chunk:
             entry = hit_kinds.chunk_entry(c["entry"], scope_id, now)
@@ -190,9 +192,22 @@ def fuse(
     return hits
 
 
-#: score, id, candidate, graph, via, strength, quality, usage, context, brevity, session, role
+#: score, id, candidate, graph, via, strength, quality, usage, context, brevity, session, role,
+#: event
 _Ranked = tuple[
-    float, str, dict[str, Any], float, str | None, float, float, float, float, float, float, float
+    float,
+    str,
+    dict[str, Any],
+    float,
+    str | None,
+    float,
+    float,
+    float,
+    float,
+    float,
+    float,
+    float,
+    float,
 ]
 
 

@@ -74,9 +74,11 @@ from recollect_graph.services.search.query_text import (
     WORD,
     asks_for_all,
     keyword_terms,
+    without_gathering_words,
     without_names,
 )
 from recollect_graph.services.search.signals import (
+    EVENT_PATTERN,
     asked_of,
     conversation_cues,
     time_windows,
@@ -228,10 +230,7 @@ class Search:
         s = self._weights(gathers)
         terms = without_time_words(terms, cues_)
         unnamed_text = without_names(query, names)
-        if unnamed_text:
-            vector, vector_unnamed = self.embedder.embed([query, unnamed_text])
-        else:
-            vector, vector_unnamed = self.embedder.embed_one(query), None
+        vector, vector_unnamed = self._query_vectors(query, unnamed_text, gathers)
         params: dict[str, Any] = {
             "vector": vector,
             "vector_unnamed": vector_unnamed,
@@ -253,6 +252,7 @@ class Search:
             "time_windows": time_windows(cues_, self.settings.search_time_candidates),
             "k_time": self.settings.search_time_candidates,
             "feedback_k": self._feedback_hits(gathers),
+            "event_pattern": EVENT_PATTERN if s.w_event > 0 else None,
         }
         # The chunks need the query's vector: with no name left out of it (the usual case) it
         # is known now, and their statement runs next to the candidates'.
@@ -288,6 +288,7 @@ class Search:
                 now=now,
                 max_fanout=MAX_ENTITY_FANOUT,
                 limit=limit * 3,
+                event_pattern=params["event_pattern"],
             ):
                 eid = row["id"]
                 graph[eid] = (float(row["graph"]), row["via"])
@@ -335,6 +336,28 @@ class Search:
                 scope_id, "search", used, owner_id=owner_id, query=query, best_effort=True
             )
         return hits
+
+    def _query_vectors(
+        self, query: str, unnamed: str | None, gathers: bool
+    ) -> tuple[list[float], list[float] | None]:
+        """The query's vector and, when it names people, its vector with the names replaced.
+
+        A question that gathers ("How many projects have I led?") is embedded twice, as asked
+        and without its counting words ("projects have I led?"), and searched by the sum of
+        the two (``search_gathering_frame``): "how many" is no part of what its evidence talks
+        about, and alone the frame pulls the vector towards turns that count anything. One batch
+        of at most four texts.
+        """
+        texts = [query] + ([unnamed] if unnamed else [])
+        n = len(texts)
+        if self.settings.search_gathering_frame and gathers:
+            plain = [without_gathering_words(t) or t for t in texts]
+            if plain != texts:
+                texts += plain
+        vecs = self.embedder.embed(texts)
+        if len(vecs) > n:  # the sum of each text's two vectors (cosine ignores the length)
+            vecs = [[a + b for a, b in zip(vecs[i], vecs[n + i], strict=True)] for i in range(n)]
+        return vecs[0], (vecs[1] if unnamed else None)
 
     def _weights(self, gathers: bool) -> Settings:
         """The fusion settings of one search: a question that gathers weighs keywords less.

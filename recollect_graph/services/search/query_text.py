@@ -36,6 +36,8 @@ _GATHERS = re.compile(
     r"\b(how many|how much|total|altogether|combined|sum of|average|all the|each of|every)\b",
     re.IGNORECASE,
 )
+#: What :func:`without_gathering_words` takes out: the gathering words, "in total" whole.
+_FRAME = re.compile(r"\bin total\b|" + _GATHERS.pattern, re.IGNORECASE)
 #: Capitalised words that are dates, not names (months, weekdays, seasons; lower case).
 CALENDAR = frozenset([*MONTHS, *WEEKDAYS, *SEASONS])
 
@@ -116,6 +118,15 @@ def asks_for_all(text: str) -> bool:
     False
     """
     return _GATHERS.search(text) is not None
+
+
+def without_gathering_words(text: str) -> str:
+    """A question without the words that make it gather ("how many", "in total", "all the").
+
+    >>> without_gathering_words("How many weddings did I attend this year?")
+    'weddings did I attend this year?'
+    """
+    return " ".join(_FRAME.sub(" ", text).split())
 
 
 def substance(length: int | None, full: int = FULL_TURN) -> float:

@@ -41,6 +41,18 @@ _RELATIVE = frozenset(
         "earlier",
     ]
 )
+#: A turn that reports something that happened to its speaker: "I just signed my first client",
+#: "last weekend we went camping", "two days ago". Written to mean the same in Python's ``re``
+#: and Java's regular expressions (the search statements match it in Cypher).
+EVENT_REPORT = (
+    r"\bI(?:['\u2019]ve| have| had)? (?:just|recently|finally|already)\b"
+    r"|\blast (?:week|month|weekend|year|night|time)\b"
+    r"|\b(?:yesterday|today|tonight)\b"
+    r"|\bthis (?:morning|weekend|week|month|year)\b"
+    r"|\bago\b"
+)
+#: :data:`EVENT_REPORT` as the search statements take it: any line of a whole text, any case.
+EVENT_PATTERN = "(?is).*(?:" + EVENT_REPORT + ").*"
 #: The names a query mentions and the time windows it names (with their granularity).
 Cues = tuple[set[str], list[tuple[cues.TimeWindow, str]]]
 
