@@ -28,6 +28,7 @@ SIGNAL_WEIGHTS: dict[str, str] = {
     "brevity": "w_length",
     "role": "w_role",
     "feedback": "w_feedback",
+    "event": "w_event",
 }
 #: The signals that lower a score (drawn left of zero).
 LOWERS = ("brevity", "role")
@@ -48,6 +49,7 @@ SIGNAL_COLOURS = dict(
             "#7f7f7f",
             "#d62728",
             "#aec7e8",
+            "#ffbb78",
         ],
         strict=True,
     )
@@ -63,6 +65,8 @@ def _plt() -> Any:
         ) from e
 
 
+#: The signals of a hit's relevance (``event`` adds ``w_event`` of their sum).
+RELEVANCE = ("semantic", "keyword", "feedback")
 #: The signals that multiply the relevance core (``search_lifecycle="multiply"``).
 LIFECYCLE = ("strength", "quality", "usage")
 
@@ -70,7 +74,8 @@ LIFECYCLE = ("strength", "quality", "usage")
 def contributions(hit: Hit, settings: Settings | None = None) -> dict[str, float]:
     """What each signal added to a hit's score (weighted fusion; brevity and role negative).
 
-    The relevance signals add their value times their weight to the core; with
+    The relevance signals add their value times their weight to the core (``event`` its weight
+    times the relevance, when the hit is a turn that reports an event); with
     ``search_lifecycle="multiply"`` (the default) a lifecycle signal adds ``core x weight x
     value``, so the parts sum to the score; with ``"add"`` it adds ``weight x value``.
     """
@@ -81,6 +86,7 @@ def contributions(hit: Hit, settings: Settings | None = None) -> dict[str, float
     }
     for name in LOWERS:
         out[name] = -out[name]
+    out["event"] *= max(0.0, sum(out[name] for name in RELEVANCE))  # w_event of the relevance
     if s.search_lifecycle == "multiply":
         core = max(0.0, sum(v for name, v in out.items() if name not in LIFECYCLE))
         for name in LIFECYCLE:

@@ -90,6 +90,10 @@ def test_score_breakdown_stacks_weighted_signals_with_whole_labels() -> None:
     assert sum(parts.values()) == pytest.approx(core * (1 + s.w_strength + 0.5 * s.w_quality))
     added = contributions(strong, s.model_copy(update={"search_lifecycle": "add"}))
     assert added["strength"] == pytest.approx(s.w_strength)
+    # a turn that reports an event adds w_event of its relevance
+    event = contributions(_hit(4, "I just moved", semantic=0.8, keyword=0.4, event=1.0), s)
+    assert event["event"] == pytest.approx(s.w_event * core)
+    assert sum(event.values()) == pytest.approx(core * (1 + s.w_event))
     ax = score_breakdown(hits)
     labels = {t.get_position()[1]: t.get_text() for t in ax.get_yticklabels()}
     top, below = labels[max(labels)], labels[min(labels)]  # the best hit on top
