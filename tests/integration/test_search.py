@@ -260,6 +260,24 @@ def test_a_question_about_the_asker_or_the_assistant_finds_that_role_s_turns(
     assert [h.signals.role for h in told] == [0.0, 1.0]
 
 
+def _scope_vectors(rg: Recollect, scope_id: str) -> dict[str, Any]:
+    """Every entry's stored vector in the scope, by id (numpy arrays)."""
+    import numpy as np
+
+    rows = rg.db.driver.execute_query(
+        "MATCH (e:Entry) WHERE e.scope_id = $s RETURN e.id AS id, e.embedding AS v",
+        {"s": scope_id},
+        routing_=RoutingControl.READ,
+    ).records
+    return {r["id"]: np.asarray(r["v"], dtype=np.float64) for r in rows}
+
+
+def _cos(a: Any, b: Any) -> float:
+    import numpy as np
+
+    return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
+
+
 def test_a_turn_that_reports_what_happened_gains_w_event_of_its_relevance(
     rg: Recollect, scope_id: str
 ) -> None:
@@ -303,18 +321,10 @@ def test_a_question_that_gathers_is_searched_with_and_without_its_counting_words
     import numpy as np
 
     query = "how many problems did the cache have?"
-    rows = rg.db.driver.execute_query(
-        "MATCH (e:Entry) WHERE e.scope_id = $s RETURN e.id AS id, e.embedding AS v",
-        {"s": scope_id},
-        routing_=RoutingControl.READ,
-    ).records
-    vectors = {r["id"]: np.asarray(r["v"], dtype=np.float64) for r in rows}
+    vectors = _scope_vectors(rg, scope_id)
     asked, plain = (
         np.asarray(v) for v in rg.embedder.embed([query, "problems did the cache have?"])
     )
-
-    def cos(a: Any, b: Any) -> float:
-        return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
 
     for frame, vector in ((True, asked + plain), (False, asked)):
         settings = rg.settings.model_copy(update={"search_gathering_frame": frame})
@@ -324,7 +334,7 @@ def test_a_question_that_gathers_is_searched_with_and_without_its_counting_words
         assert hits
         for h in hits:
             assert h.signals.semantic == pytest.approx(
-                max(0.0, cos(vectors[h.entry.id], vector)), abs=2e-3
+                max(0.0, _cos(vectors[h.entry.id], vector)), abs=2e-3
             )
 
 
@@ -379,24 +389,16 @@ def test_feedback_is_the_similarity_to_the_nearest_candidates_centroid(
     without = plain.search(query, scope_id=scope_id, hops=0, touch=False)
     assert all(h.signals.feedback == 0.0 for h in without)
 
-    rows = rg.db.driver.execute_query(
-        "MATCH (e:Entry) WHERE e.scope_id = $s RETURN e.id AS id, e.embedding AS v",
-        {"s": scope_id},
-        routing_=RoutingControl.READ,
-    ).records
-    vectors = {r["id"]: np.asarray(r["v"], dtype=np.float64) for r in rows}
+    vectors = _scope_vectors(rg, scope_id)
     q = np.asarray(rg.embedder.embed_one(query), dtype=np.float64)
 
-    def cos(a: Any, b: Any) -> float:
-        return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
-
-    nearest = sorted(vectors, key=lambda i: -cos(vectors[i], q))[:2]
+    nearest = sorted(vectors, key=lambda i: -_cos(vectors[i], q))[:2]
     assert set(nearest) == {corpus["cache"], corpus["postmortem"]}
     centroid = vectors[nearest[0]] + vectors[nearest[1]]
     assert with_fb, "the cache entries are above the floor"
     for h in with_fb:
         assert h.signals.feedback == pytest.approx(
-            max(0.0, cos(vectors[h.entry.id], centroid)), abs=2e-3
+            max(0.0, _cos(vectors[h.entry.id], centroid)), abs=2e-3
         )
     # the same hits, each lifted by w_feedback x its feedback (before the lifecycle multiplier)
     base = {h.entry.id: h for h in without}
