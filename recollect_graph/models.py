@@ -161,8 +161,7 @@ class Signals(Record):
     the best other turn of its session among the candidates, relative to the best candidate
     (weighted by ``w_session``). ``role``: 1 for a conversation turn of the other role than
     the one the question asks about (a user's question about what the assistant said, or about
-    the user themself), or of another speaker than the one participant the question names ("what
-    did Caroline paint?"; see ``docs/search.md``), which lowers its score by ``w_role``.
+    the user themself; see ``docs/search.md``), which lowers its score by ``w_role``.
     ``feedback``: similarity to the centroid of the candidates nearest the query (pseudo-relevance
     feedback, weighted by ``w_feedback``).
     ``event``: 1 for a person's conversation turn that reports something that happened ("I

@@ -134,10 +134,9 @@ class Settings(BaseModel):
             loses for being short, in full at 20 characters or fewer, nothing from
             ``search_full_turn``; ``session``: a conversation turn whose session holds other
             relevant turns, by the best of them; ``role``: what a user's or assistant's turn
-            loses when the question asks about the other role's words, and a turn of another
-            speaker than the one participant the question names; ``feedback``: for a question
-            that gathers every instance of something, "how many", "in total", "all the", a
-            candidate's similarity to the centroid of the ``search_feedback_hits``
+            loses when the question asks about the other role's words; ``feedback``: for a
+            question that gathers every instance of something, "how many", "in total", "all
+            the", a candidate's similarity to the centroid of the ``search_feedback_hits``
             candidates nearest the query, pseudo-relevance feedback; ``event``: a person's
             conversation turn that reports something that happened, "I just...", "last
             week", "two days ago", whose relevance rises by ``w_event`` of itself).

@@ -260,31 +260,6 @@ def test_a_question_about_the_asker_or_the_assistant_finds_that_role_s_turns(
     assert [h.signals.role for h in told] == [0.0, 1.0]
 
 
-def test_a_question_naming_one_participant_lowers_the_other_s_turns(
-    rg: Recollect, scope_id: str
-) -> None:
-    """In a conversation between people, a question that names one of them ("what did Ana
-    adopt?") lowers the other speaker's turns by ``w_role`` (``role`` = 1 in their breakdown);
-    a question naming both, or neither, lowers no one."""
-    turns = [
-        {"id": "a1", "speaker": "Ana", "text": "We adopted a beagle puppy from the shelter."},
-        {"id": "b1", "speaker": "Ben", "text": "We adopted a beagle puppy from the shelter too!"},
-    ]
-    rg.sessions.add_turns("chat-pets", turns, scope_id=scope_id, owner_id="kai")
-
-    def roles(query: str) -> dict[str, float]:
-        hits = rg.search(query, scope_id=scope_id, touch=False)
-        return {h.entry.source_id: h.signals.role for h in hits}
-
-    assert roles("Which puppy did Ana adopt from the shelter?") == {"a1": 0.0, "b1": 1.0}
-    ana = rg.search("Which puppy did Ana adopt from the shelter?", scope_id=scope_id, touch=False)
-    assert [h.entry.source_id for h in ana] == ["a1", "b1"]
-    ben = rg.search("Which puppy did Ben adopt from the shelter?", scope_id=scope_id, touch=False)
-    assert [h.entry.source_id for h in ben] == ["b1", "a1"]
-    assert roles("Did Ana and Ben adopt a puppy from the shelter?") == {"a1": 0.0, "b1": 0.0}
-    assert roles("Who adopted a puppy from the shelter?") == {"a1": 0.0, "b1": 0.0}
-
-
 def _scope_vectors(rg: Recollect, scope_id: str) -> dict[str, Any]:
     """Every entry's stored vector in the scope, by id (numpy arrays)."""
     import numpy as np

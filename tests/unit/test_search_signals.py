@@ -12,9 +12,7 @@ from recollect_graph.services.search.signals import (
     EVENT_PATTERN,
     EVENT_REPORT,
     asked_of,
-    named_speaker,
     other_role,
-    other_speaker,
     session_support,
 )
 
@@ -140,19 +138,3 @@ def test_the_counting_words_leave_a_gathering_question() -> None:
         "What did I spend on bikes?"
     )
     assert without_gathering_words("What is the name of my dog?") == "What is the name of my dog?"
-
-
-def test_a_question_naming_one_participant_wants_that_participant_s_turns() -> None:
-    scored = {
-        "t1": {"entry": {"speaker": "Caroline"}},
-        "t2": {"entry": {"speaker": "Melanie"}},
-        "c1": {"entry": {"speaker": None}, "kind": "chunk"},
-    }
-    one = named_speaker(scored, ({"caroline", "lgbtq"}, []))
-    assert one == "caroline"
-    assert other_speaker({"speaker": "Melanie"}, one) == 1.0
-    assert other_speaker({"speaker": "Caroline"}, one) == 0.0
-    assert other_speaker({"speaker": None}, one) == 0.0  # an entry, not a turn
-    assert named_speaker(scored, ({"caroline", "melanie"}, [])) is None  # both named
-    assert named_speaker(scored, ({"paris"}, [])) is None  # no participant named
-    assert other_speaker({"speaker": "Melanie"}, None) == 0.0

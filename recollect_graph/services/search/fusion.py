@@ -23,9 +23,7 @@ from recollect_graph.services.search.signals import (
     FLOOR_CONTEXT,
     Cues,
     context_signal,
-    named_speaker,
     other_role,
-    other_speaker,
     session_support,
 )
 from recollect_graph.settings import Settings
@@ -99,7 +97,6 @@ def fuse(
     """
     ranked: list[_Ranked] = []
     support = session_support(scored)  # in every breakdown; it weighs w_session (0)
-    named = named_speaker(scored, cues_) if s.w_role > 0 else None
     for eid, c in scored.items():
         row = c["entry"]
         g, via = graph.get(eid, (0.0, None))
@@ -132,7 +129,7 @@ def fuse(
             1.0 - substance(row.get("length"), s.search_full_turn) if row.get("speaker") else 0.0
         )
         sess = support.get(eid, 0.0)
-        role = max(other_role(row, wanted_role), other_speaker(row, named))
+        role = other_role(row, wanted_role)
         event = 1.0 if row.get("event") else 0.0
         score = final_score(
             s,

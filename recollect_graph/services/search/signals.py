@@ -7,8 +7,7 @@
 * :func:`without_time_words` and :func:`time_windows`: relative times leave the full-text query
   and, when short, bring in the turns said then (:mod:`.hybrid`, step 1).
 * :func:`session_support`: how much a turn's session keeps coming back to the query.
-* :func:`asked_of`: whose turns a question about a chat with an assistant is answered by;
-  :func:`named_speaker`: whose turns a question naming one participant of a conversation is.
+* :func:`asked_of`: whose turns a question about a chat with an assistant is answered by.
 """
 
 from __future__ import annotations
@@ -177,36 +176,9 @@ def asked_of(query: str) -> str | None:
     return None
 
 
-def named_speaker(scored: dict[str, dict[str, Any]], cues_: Cues) -> str | None:
-    """The one speaker of the candidates that the query names (lower case), else None.
-
-    "What did Caroline paint?" is answered by Caroline's turns (in LoCoMo's tuning
-    conversations 449 of the 463 evidence turns of questions naming one participant are that
-    participant's). A question naming both participants, or none, names no one.
-    """
-    names = cues_[0]
-    if not names:
-        return None
-    speakers = {
-        str(c["entry"]["speaker"]).lower()
-        for c in scored.values()
-        if c.get("kind") != "chunk" and c["entry"].get("speaker")
-    }
-    named = speakers & names
-    return next(iter(named)) if len(named) == 1 else None
-
-
 def other_role(row: dict[str, Any], wanted: str | None) -> float:
     """1.0 when ``row`` is a user's or assistant's turn and the question wants the other role."""
     role = row.get("role")
     if wanted is None or role not in ("user", "assistant"):
         return 0.0
     return 1.0 if role != wanted else 0.0
-
-
-def other_speaker(row: dict[str, Any], named: str | None) -> float:
-    """1.0 for a turn of another speaker than the one the question names (:func:`named_speaker`)."""
-    speaker = row.get("speaker")
-    if named is None or not speaker:
-        return 0.0
-    return 1.0 if str(speaker).lower() != named else 0.0
