@@ -9,7 +9,8 @@
    normalised by the best one (keyword). The full-text query is the query's content words (no
    stop words) less the names of the scope's speakers; when every name the query mentions is a
    speaker, the vector side uses the query with the names replaced by "they"
-   (:mod:`.search_text`).
+   (:mod:`.search_text`); a question that gathers ("how many") is searched by the sum of its
+   vector and its vector without the counting words (``search_gathering_frame``).
    Document chunks come from their own indexes and join the same list (:mod:`.kinds`);
    ``kinds`` keeps some of ``entry``, ``turn`` and ``chunk``.
 2. Relevance: ``w_semantic*semantic + w_keyword*keyword + w_feedback*feedback`` (or
@@ -25,9 +26,10 @@
    with them, get
    ``graph = seed relevance x edge weights``; neighbours that were not candidates join the results.
 4. Final score: ``core x (1 + w_strength*strength + w_quality*score/10 +
-   w_usage*log2(1+uses)/log2(101))`` with ``core = relevance + w_graph*graph +
-   w_context*context + w_session*session`` (``search_lifecycle="add"``: the lifecycle terms
-   added to the core instead, the old behaviour), so strength, quality and usage reorder hits of
+   w_usage*log2(1+uses)/log2(101))`` with ``core = relevance x (1 + w_event*event) +
+   w_graph*graph + w_context*context + w_session*session`` (``event``: a person's turn that
+   reports something that happened, "I just...", "last week"; ``search_lifecycle="add"``: the
+   lifecycle terms added to the core instead, the old behaviour), so strength, quality and usage reorder hits of
    near-equal relevance and never lift an irrelevant one; ``context`` (conversation turns)
    is 0.5 when the query names the turn's speaker, up to 1 when it names the turn's date or its
    time words ("four weeks ago", "last Saturday", resolved against ``valid_at`` / ``as_of`` /
@@ -354,6 +356,8 @@ class Search:
             plain = [without_gathering_words(t) or t for t in texts]
             if plain != texts:
                 texts += plain
+        if len(texts) == 1:  # the usual case: one text, from the embedder's recent queries
+            return self.embedder.embed_one(query), None
         vecs = self.embedder.embed(texts)
         if len(vecs) > n:  # the sum of each text's two vectors (cosine ignores the length)
             vecs = [[a + b for a, b in zip(vecs[i], vecs[n + i], strict=True)] for i in range(n)]
