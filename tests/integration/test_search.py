@@ -326,6 +326,8 @@ def test_a_question_that_gathers_is_searched_with_and_without_its_counting_words
         np.asarray(v) for v in rg.embedder.embed([query, "problems did the cache have?"])
     )
 
+    # 5e-3: the vector index's own score (quantised on Neo4j 5.26) is off the exact cosine by
+    # up to ~0.003; without the frame the two differ by ~0.04 here
     for frame, vector in ((True, asked + plain), (False, asked)):
         settings = rg.settings.model_copy(update={"search_gathering_frame": frame})
         hits = Search(rg.db, rg.embedder, settings).search(
@@ -334,7 +336,7 @@ def test_a_question_that_gathers_is_searched_with_and_without_its_counting_words
         assert hits
         for h in hits:
             assert h.signals.semantic == pytest.approx(
-                max(0.0, _cos(vectors[h.entry.id], vector)), abs=2e-3
+                max(0.0, _cos(vectors[h.entry.id], vector)), abs=5e-3
             )
 
 
