@@ -29,11 +29,11 @@
    w_usage*log2(1+uses)/log2(101))`` with ``core = relevance x (1 + w_event*event) +
    w_graph*graph + w_context*context + w_session*session`` (``event``: a person's turn that
    reports something that happened, "I just...", "last week"; ``search_lifecycle="add"``: the
-   lifecycle terms added to the core instead, the old behaviour), so strength, quality and usage reorder hits of
-   near-equal relevance and never lift an irrelevant one; ``context`` (conversation turns)
-   is 0.5 when the query names the turn's speaker, up to 1 when it names the turn's date or its
-   time words ("four weeks ago", "last Saturday", resolved against ``valid_at`` / ``as_of`` /
-   now) point at when the turn was said, and
+   lifecycle terms added to the core instead, the old behaviour), so strength, quality and
+   usage reorder hits of near-equal relevance and never lift an irrelevant one; ``context``
+   (conversation turns) is 0.5 when the query names the turn's speaker, up to 1 when it names
+   the turn's date or its time words ("four weeks ago", "last Saturday", resolved against
+   ``valid_at`` / ``as_of`` / now) point at when the turn was said, and
    1.5 x the question's relevance for the turn right after a matching question (capped at 1);
    ``session`` (weight ``w_session``, 0 by default: on LongMemEval it cost R@10 0.832 -> 0.822
    at 0.1) is the best other relevant turn of the turn's session relative to the best candidate;
