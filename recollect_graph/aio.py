@@ -122,7 +122,10 @@ class AsyncRecollect:
             return []
         now = now_utc()
         rows = await self.db.read("entries/get_many", ids=wanted, scope_id=scope_id)
-        return [entry_from_row(r["entry"], now=now) for r in rows]
+        # a concurrent forget's entry reads back as a map of nulls: skipped (as the sync API)
+        return [
+            entry_from_row(r["entry"], now=now) for r in rows if r["entry"].get("id") is not None
+        ]
 
     async def get(self, entry_id: str, *, scope_id: str | None = None) -> Entry:
         """One entry of ``scope_id`` (required), or :class:`EntryNotFound` (records no access)."""

@@ -457,6 +457,9 @@ class Search:
     def _full(self, ids: list[str], scope_id: str) -> dict[str, dict[str, Any]]:
         """The hits' full records by id, their times exact (sent as epoch microseconds)."""
         entries = [r["entry"] for r in self.db.read("search/hits", ids=ids, scope_id=scope_id)]
+        # an entry a concurrent forget deletes after the match reads back as a map of nulls
+        # (read committed): its hit is skipped (fuse leaves out hits without a record)
+        entries = [e for e in entries if e.get("id") is not None]
         return {e["id"]: e for e in epoch_fields(entries, *ENTRY_TIMES, micro=True)}
 
 
