@@ -39,7 +39,7 @@ from recollect_graph.services.kernel.validation import (
     require_scope,
     require_text,
 )
-from recollect_graph.services.knowledge.rows import entry_from_row
+from recollect_graph.services.knowledge.rows import entry_from_row, live_entries
 from recollect_graph.services.knowledge.undo import operation_from_row
 from recollect_graph.services.sessions.service import _plain as plain_row
 from recollect_graph.settings import Settings
@@ -122,10 +122,7 @@ class AsyncRecollect:
             return []
         now = now_utc()
         rows = await self.db.read("entries/get_many", ids=wanted, scope_id=scope_id)
-        # a concurrent forget's entry reads back as a map of nulls: skipped (as the sync API)
-        return [
-            entry_from_row(r["entry"], now=now) for r in rows if r["entry"].get("id") is not None
-        ]
+        return live_entries(rows, now=now)
 
     async def get(self, entry_id: str, *, scope_id: str | None = None) -> Entry:
         """One entry of ``scope_id`` (required), or :class:`EntryNotFound` (records no access)."""

@@ -25,7 +25,7 @@ from recollect_graph.services.kernel.validation import (
 )
 from recollect_graph.services.knowledge import lifecycle
 from recollect_graph.services.knowledge.access import Access
-from recollect_graph.services.knowledge.rows import entry_from_row
+from recollect_graph.services.knowledge.rows import entry_from_row, live_entries
 from recollect_graph.vocabulary import RELATIONS
 
 
@@ -53,12 +53,9 @@ class EntryOps:
         if not wanted:
             return []
         now = now_utc()
-        rows = self.db.read("entries/get_many", ids=wanted, scope_id=scope_id)
-        # an entry a concurrent forget deletes after the match reads back as a map of nulls
-        # (read committed): it is gone, so it is skipped like an unknown id
-        return [
-            entry_from_row(r["entry"], now=now) for r in rows if r["entry"].get("id") is not None
-        ]
+        return live_entries(
+            self.db.read("entries/get_many", ids=wanted, scope_id=scope_id), now=now
+        )
 
     def get(
         self,

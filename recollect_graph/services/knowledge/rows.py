@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -13,6 +13,15 @@ from recollect_graph.services.knowledge import lifecycle
 
 _ENTRY_FIELDS = set(Entry.model_fields)
 _JSON_FIELDS = ("metadata", "context_hints")
+
+
+def live_entries(rows: Iterable[Mapping[str, Any]], *, now: datetime) -> list[Entry]:
+    """The entries of ``entries/get_many`` rows (``{"entry": map}``) that still exist.
+
+    An entry a concurrent forget deletes after the match reads back as a map of nulls (read
+    committed): it is gone, so it is skipped like an unknown id.
+    """
+    return [entry_from_row(r["entry"], now=now) for r in rows if r["entry"].get("id") is not None]
 
 
 def entry_from_row(row: Mapping[str, Any], *, now: datetime | None = None) -> Entry:
