@@ -26,7 +26,6 @@ import hashlib
 import platform
 import sys
 import time
-import uuid
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -48,6 +47,7 @@ from benchmarks.retrieval import (
     log,
     off_topic_summary,
     open_store,
+    run_id,
     write_details,
 )
 from recollect_graph import Recollect, Settings
@@ -209,9 +209,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     convs = le.load(args.data, samples)
     variants = [Variant(), *(Variant(w) for w in args.weights)]
     systems = [v.name for v in variants] + ([] if args.no_baselines else list(BASELINES))
-    if args.reuse and not (args.uri and args.runid):
-        raise SystemExit("--reuse needs --uri and --runid")
-    runid = args.runid or uuid.uuid4().hex[:6]
+    runid = run_id(args)
     evidence = le.EvidenceStats()
     rows: dict[str, list[tuple[int, dict[str, float]]]] = {s: [] for s in systems}
     by_sample: dict[str, dict[str, list[tuple[int, dict[str, float]]]]] = {}

@@ -39,7 +39,6 @@ import hashlib
 import platform
 import sys
 import time
-import uuid
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -62,6 +61,7 @@ from benchmarks.retrieval import (
     log,
     off_topic_summary,
     open_store,
+    run_id,
     write_details,
 )
 from recollect_graph import Recollect
@@ -276,9 +276,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     variants = [Variant(), *(Variant(w) for w in args.weights)]
     systems = [v.name for v in variants] + ([] if args.no_baselines else list(BASELINES))
     systems += ["recall"] if args.recall else []
-    if args.reuse and not (args.uri and args.runid):
-        raise SystemExit("--reuse needs --uri and --runid")
-    runid = args.runid or uuid.uuid4().hex[:6]
+    runid = run_id(args)
     rows: dict[str, list[tuple[lme.Question, dict[str, float]]]] = {s: [] for s in systems}
     latency: dict[str, list[float]] = {v.name: [] for v in variants}
     if args.recall:

@@ -10,6 +10,7 @@ import argparse
 import json
 import subprocess
 import sys
+import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
@@ -58,6 +59,13 @@ def add_store_options(ap: argparse.ArgumentParser, what: str) -> None:
         action="store_true",
         help=f"with --uri and --runid: the {what} are already stored, search only",
     )
+
+
+def run_id(args: argparse.Namespace) -> str:
+    """The run's scope suffix: ``--runid``, else a fresh one; ``--reuse`` needs a named store."""
+    if args.reuse and not (args.uri and args.runid):
+        raise SystemExit("--reuse needs --uri and --runid")
+    return str(args.runid or uuid.uuid4().hex[:6])
 
 
 def drop_scopes(rg: Recollect, scopes: Sequence[str]) -> None:
