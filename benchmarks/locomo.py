@@ -354,6 +354,8 @@ _WEIGHT_FIELDS = (
     "w_feedback",
     "search_feedback_hits",
     "search_gathering_keyword",
+    "search_turn_context",
+    "turn_context_vectors",
 )
 
 

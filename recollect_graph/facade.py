@@ -191,7 +191,7 @@ class Recollect:
         self.consolidation = Consolidation(self.knowledge, self.claims)
         self.searcher = Search(db, self.embedder, settings)
         self.memories = Memories(self.knowledge, self.searcher, settings)
-        self.sessions = Sessions(db, self.embedder)
+        self.sessions = Sessions(db, self.embedder, context_vectors=settings.turn_context_vectors)
         self.recaller = Recall(db, self.embedder)
         self.entity_extractor = EntityExtractor(self.spacy)
         self.documents = Documents(db, self.embedder, self.entity_extractor)
@@ -201,7 +201,9 @@ class Recollect:
         store = settings.server_home / "data" if server is not None else None
         self.statistics = Stats(db, store_dir=store)
         self.scopes = Scopes(db)
-        self.reembedder = Reembedder(db, self.embedder, self.sessions.index)
+        self.reembedder = Reembedder(
+            db, self.embedder, self.sessions.index, context_vectors=settings.turn_context_vectors
+        )
 
     @cached_property
     def learners(self) -> LearnerRunner:

@@ -58,6 +58,8 @@ ENV_VARS: dict[str, str] = {
     "RECOLLECT_SEARCH_FEEDBACK_HITS": "search_feedback_hits",
     "RECOLLECT_SEARCH_GATHERING_KEYWORD": "search_gathering_keyword",
     "RECOLLECT_SEARCH_GATHERING_FRAME": "search_gathering_frame",
+    "RECOLLECT_SEARCH_TURN_CONTEXT": "search_turn_context",
+    "RECOLLECT_TURN_CONTEXT_VECTORS": "turn_context_vectors",
     "RECOLLECT_SEARCH_CANDIDATES": "search_candidates",
     "RECOLLECT_SEARCH_FLOOR": "search_floor",
     "RECOLLECT_SEARCH_LIFECYCLE": "search_lifecycle",
@@ -149,6 +151,14 @@ class Settings(BaseModel):
         search_gathering_frame: Embed a gathering question twice, as asked and without its
             counting words ("how many", "in total"), and search by the sum of the two vectors
             (off: as asked only).
+        search_turn_context: How much a conversation turn's context vector (the turn embedded
+            with the turn before it, ``turn_context_vectors``) counts in its semantic
+            similarity: ``(cos(query, turn) + a * cos(query, context)) / (1 + a)``. A reply
+            ("Charades and a scavenger hunt!") is found by the question it answers (0: the
+            turn's own vector only).
+        turn_context_vectors: ``add_turns`` embeds each turn a second time with the turn before
+            it ("<turn>\n<the turn before>") and stores it as the turn's ``context_embedding``
+            (off: one vector per turn, half the embedding work).
         search_candidates: Candidates taken from each index before fusion.
         search_time_candidates: When a query names a time of at most two months ("four weeks
             ago", "on 8 May", "last month"), this many of the scope's turns said then (the
@@ -224,6 +234,8 @@ class Settings(BaseModel):
     search_feedback_hits: int = Field(default=3, ge=0, le=50)
     search_gathering_keyword: float = Field(default=0.6, ge=0, le=1)
     search_gathering_frame: bool = True
+    search_turn_context: float = Field(default=0.5, ge=0, le=10)
+    turn_context_vectors: bool = True
     search_candidates: int = Field(default=100, ge=10, le=5000)
     search_lifecycle: Literal["multiply", "add"] = "multiply"
     search_full_turn: int = Field(default=200, ge=21, le=100_000)

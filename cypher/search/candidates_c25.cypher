@@ -18,12 +18,12 @@
 //   (its valid_from, or its creation when it has none, at or before it; its valid_to after it;
 //   an entry retired since counts, it was true then). Times compare with $valid_at, else
 //   $as_of, else $now.
-// Params: $vector (list of floats), $vector_unnamed (list of floats or null), $lucene (string or null), $terms (list of escaped lower-case words), $names (list of lower-case names), $k (int: hits per index), $scope_clause (string: the required-scope prefix of the full-text query, services/kernel/fulltext.py), $scope_id (string), $entry_types (list or null), $tags (list or null), $source_types (list or null), $created_after (datetime or null), $as_of (datetime or null), $valid_at (datetime or null), $kinds (list of 'entry'/'turn', or null: both), $time_windows (list of maps: start, end (datetimes); [] for none), $k_time (int: turns per search from the windows), $include_superseded (bool), $include_deleted (bool), $now (datetime), $feedback_k (int: how many of the nearest candidates make the feedback centroid; 0: none), $event_pattern (string: a Java regular expression of a whole text, services/search/signals.py EVENT_REPORT)
+// Params: $vector (list of floats), $vector_unnamed (list of floats or null), $lucene (string or null), $terms (list of escaped lower-case words), $names (list of lower-case names), $k (int: hits per index), $scope_clause (string: the required-scope prefix of the full-text query, services/kernel/fulltext.py), $scope_id (string), $entry_types (list or null), $tags (list or null), $source_types (list or null), $created_after (datetime or null), $as_of (datetime or null), $valid_at (datetime or null), $kinds (list of 'entry'/'turn', or null: both), $time_windows (list of maps: start, end (datetimes); [] for none), $k_time (int: turns per search from the windows), $include_superseded (bool), $include_deleted (bool), $now (datetime), $feedback_k (int: how many of the nearest candidates make the feedback centroid; 0: none), $event_pattern (string: a Java regular expression of a whole text, services/search/signals.py EVENT_REPORT), $turn_context (float: the weight of a turn's context vector in its semantic score, 0: none)
 // Returns: one row: rows (a list of maps, one per candidate: a search reads hundreds, and one
 //   list of plain maps decodes several times faster than as many records), each with id,
 //   created_at, last_accessed_at (epoch milliseconds: the driver builds a DateTime in ~57 us),
 //   half_life_days, access_count, emotional_valence, confidence, pinned, score (what fusion
-//   needs), semantic (float), keyword (float), vector_hit (bool), window (int: how many vector
+//   needs), semantic (float: the cosine, mixed with the context vector's for a turn), keyword (float), vector_hit (bool), window (int: how many vector
 //   hits the index gave before filtering; k means it may have more), speaker (string or null),
 //   valid_from (epoch milliseconds or null), session_id (string or null: a turn's session),
 //   length (int: characters of content), event (bool: a person's turn that reports something
@@ -98,6 +98,15 @@ WHERE e.scope_id = $scope_id
            AND (e.valid_to IS NULL OR e.valid_to > coalesce($valid_at, $as_of, $now))))
 WITH e, coalesce(sem, 2 * vector.similarity.cosine(
          e.embedding, CASE WHEN unnamed THEN $vector_unnamed ELSE $vector END) - 1) AS sem,
+     keyword, vector_hit, window, unnamed
+// the context vector of a turn (the turn with the one before it) counts $turn_context in its
+// semantic similarity while that turn is still the one before it (not after a forget)
+WITH e, CASE WHEN $turn_context > 0 AND e.context_embedding IS NOT NULL
+                  AND EXISTS { MATCH (p:Entry)-[:NEXT]->(e) WHERE p.id = e.context_of }
+             THEN (sem + $turn_context * (2 * vector.similarity.cosine(e.context_embedding,
+                   CASE WHEN unnamed THEN $vector_unnamed ELSE $vector END) - 1))
+                  / (1 + $turn_context)
+             ELSE sem END AS sem,
      keyword, vector_hit, window, unnamed
 ORDER BY coalesce(sem, -2.0) DESC
 WITH collect({e: e, sem: sem, keyword: keyword, vector_hit: vector_hit, window: window,

@@ -6,8 +6,9 @@
 //   gets the full seed relevance). An assistant's turn neither seeds nor receives this: in a
 //   chat with an assistant every reply follows a request, so being next to one says nothing.
 //   The same scope and currency filters as candidates. Each neighbour gets the best
-//   seed relevance times its path factor, the relation it came by, and its cosine to the query.
-// Params: $seeds (list of maps: id, relevance), $hops (int), $vector (list of floats), $scope_id (string), $include_superseded (bool), $include_deleted (bool), $as_of (datetime or null), $valid_at (datetime or null), $kinds (list of 'entry'/'turn', or null: both), $now (datetime), $limit (int), $max_fanout (int), $event_pattern (string: a Java regular expression of a whole text)
+//   seed relevance times its path factor, the relation it came by, and its cosine to the query
+//   (for a turn, mixed with its context vector's as in candidates).
+// Params: $seeds (list of maps: id, relevance), $hops (int), $vector (list of floats), $scope_id (string), $include_superseded (bool), $include_deleted (bool), $as_of (datetime or null), $valid_at (datetime or null), $kinds (list of 'entry'/'turn', or null: both), $now (datetime), $limit (int), $max_fanout (int), $event_pattern (string: a Java regular expression of a whole text), $turn_context (float: the weight of a turn's context vector in its semantic score)
 // Returns: id, created_at, last_accessed_at (epoch milliseconds), half_life_days, access_count, emotional_valence,
 //   confidence, pinned, score, graph (float), via (string), semantic (float), speaker (string or
 //   null), role (string or null: a turn's speaker role), valid_from (epoch milliseconds or null),
@@ -61,7 +62,13 @@ RETURN n.id AS id, n.created_at.epochMillis AS created_at,
        n.score AS score, graph, via, n.speaker AS speaker, n.speaker_role AS role,
        n.valid_from.epochMillis AS valid_from,
        n.session_id AS session_id,
-       2 * vector.similarity.cosine(n.embedding, $vector) - 1 AS semantic, size(n.content) AS length,
+       CASE WHEN $turn_context > 0 AND n.context_embedding IS NOT NULL
+                 AND EXISTS { MATCH (p:Entry)-[:NEXT]->(n) WHERE p.id = n.context_of }
+            THEN (2 * vector.similarity.cosine(n.embedding, $vector) - 1
+                  + $turn_context * (2 * vector.similarity.cosine(n.context_embedding, $vector) - 1))
+                 / (1 + $turn_context)
+            ELSE 2 * vector.similarity.cosine(n.embedding, $vector) - 1 END AS semantic,
+       size(n.content) AS length,
        n.speaker IS NOT NULL AND coalesce(n.speaker_role, '') <> 'assistant'
        AND n.content =~ $event_pattern AS event
 ORDER BY graph DESC

@@ -1,8 +1,9 @@
 // Purpose: what a session already holds before turns are added: its scope (null when it does not
-//   exist), which of the given turn ids it has, its last turn and its turn count.
+//   exist), which of the given turn ids it has, its last turn (and what it says: the context of
+//   the next turn added) and its turn count.
 // Params: $session_id (string), $scope_id (string), $turn_ids (list of strings)
 // Returns: scope_id (string or null), existing (list of strings), last_id (string or null),
-//   count (int)
+//   last_content, last_speaker, last_role (strings or null), count (int)
 OPTIONAL MATCH (s:Session {scope_id: $scope_id, id: $session_id})
 OPTIONAL MATCH (s)-[:HAS_TURN]->(t:Turn)
 WITH s, t ORDER BY t.seq
@@ -10,4 +11,7 @@ WITH s, collect(t) AS ts
 RETURN s.scope_id AS scope_id,
        [x IN ts WHERE x.source_id IN $turn_ids | x.source_id] AS existing,
        CASE WHEN size(ts) = 0 THEN null ELSE ts[size(ts) - 1].id END AS last_id,
+       CASE WHEN size(ts) = 0 THEN null ELSE ts[size(ts) - 1].content END AS last_content,
+       CASE WHEN size(ts) = 0 THEN null ELSE ts[size(ts) - 1].speaker END AS last_speaker,
+       CASE WHEN size(ts) = 0 THEN null ELSE ts[size(ts) - 1].speaker_role END AS last_role,
        size(ts) AS count

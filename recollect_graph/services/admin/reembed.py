@@ -34,7 +34,11 @@ from recollect_graph.nlp.chunker import chunk_embed_text
 from recollect_graph.nlp.embedder import Embedder
 from recollect_graph.services.kernel.validation import MAX_SCOPE_CHARS, in_range, require_text
 from recollect_graph.services.knowledge.entries import embed_text
-from recollect_graph.services.sessions.index import mean_vector, turn_embed_text
+from recollect_graph.services.sessions.index import (
+    mean_vector,
+    turn_context_text,
+    turn_embed_text,
+)
 
 #: ``progress(done, total)`` after each batch (nodes of every kind together).
 Progress = Callable[[int, int], None]
@@ -120,14 +124,22 @@ class Reembedder:
         embedder: The model the vectors are to be of.
         index_session: Re-derives a session's vector from its turns (``rg.sessions.index``);
             without it sessions are left pending.
+        context_vectors: Give each re-embedded turn its context vector too (the turn with the
+            one before it, as ``add_turns`` does); off drops the old one.
     """
 
     def __init__(
-        self, db: Db, embedder: Embedder, index_session: IndexSession | None = None
+        self,
+        db: Db,
+        embedder: Embedder,
+        index_session: IndexSession | None = None,
+        *,
+        context_vectors: bool = True,
     ) -> None:
         self.db = db
         self.embedder = embedder
         self.index_session = index_session
+        self.context_vectors = context_vectors
 
     def pending(self, scope_id: str | None = None) -> dict[str, int]:
         """How many of each kind (:data:`KINDS`) still have no vector of the current model."""
@@ -180,6 +192,33 @@ class Reembedder:
             **counts,
         )
 
+    def _context_vectors(
+        self, rows: Sequence[Mapping[str, Any]], out: list[dict[str, Any]]
+    ) -> None:
+        """Give each re-embedded turn its context vector, as ``add_turns`` makes it.
+
+        The vector is of the turn and the turn before it; None for other entries, a first turn,
+        or with ``context_vectors`` off.
+        """
+        texts: list[str] = []
+        at: list[int] = []
+        for i, r in enumerate(rows):
+            out[i]["context_embedding"] = out[i]["context_of"] = None
+            if not self.context_vectors or r.get("entry_type") != "conversation_turn":
+                continue
+            if r.get("before_id") is None or r.get("before_content") is None:
+                continue
+            before = turn_embed_text(
+                r.get("before_speaker"), r.get("before_role"), str(r["before_content"])
+            )
+            ctx = turn_context_text(entry_text(r), before)
+            if ctx is not None:
+                texts.append(ctx)
+                at.append(i)
+                out[i]["context_of"] = r["before_id"]
+        for i, vec in zip(at, self.embedder.embed(texts) if texts else [], strict=True):
+            out[i]["context_embedding"] = vec
+
     def _write(self, kind: str, rows: Sequence[Mapping[str, Any]], model: str) -> set[str]:
         """Give one page of ``kind`` its new vectors; the ids that took them."""
         if kind == "sessions":
@@ -197,6 +236,8 @@ class Reembedder:
             {"id": r["id"], "scope_id": r["scope_id"], "embedding": v}
             for r, v in zip(rows, vectors, strict=True)
         ]
+        if kind == "entries":
+            self._context_vectors(rows, out)
         return {str(r["id"]) for r in self.db.write(f"reembed/set_{kind}", model=model, rows=out)}
 
     def _prepare_indexes(self, model: str, dims: int) -> list[str]:

@@ -255,6 +255,7 @@ class Search:
             "k_time": self.settings.search_time_candidates,
             "feedback_k": self._feedback_hits(gathers),
             "event_pattern": EVENT_PATTERN if s.w_event > 0 else None,
+            "turn_context": s.search_turn_context,
         }
         # The chunks need the query's vector: with no name left out of it (the usual case) it
         # is known now, and their statement runs next to the candidates'.
@@ -291,6 +292,7 @@ class Search:
                 max_fanout=MAX_ENTITY_FANOUT,
                 limit=limit * 3,
                 event_pattern=params["event_pattern"],
+                turn_context=params["turn_context"],
             ):
                 eid = row["id"]
                 graph[eid] = (float(row["graph"]), row["via"])

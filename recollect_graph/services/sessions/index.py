@@ -134,6 +134,25 @@ def turn_embed_text(speaker: str | None, role: str | None, text: str) -> str:
     return text if role == "assistant" else f"{speaker}: {text}"
 
 
+#: A turn of at most this many characters gets a context vector: a short turn ("Charades and a
+#: scavenger hunt!") leans on the turn before it, a longer one says what it is about itself (and
+#: embedding it twice would double the cost of the longest texts).
+CONTEXT_TURN_CHARS = 300
+#: How much of the turn before goes into the context: its end, where a question usually is.
+CONTEXT_BEFORE_CHARS = 300
+
+
+def turn_context_text(turn: str, before: str | None) -> str | None:
+    """What a turn's context vector is of: the turn, then the end of the turn before it.
+
+    ``turn`` and ``before`` are embedding texts (:func:`turn_embed_text`). None when there is no
+    turn before it or the turn is longer than :data:`CONTEXT_TURN_CHARS`.
+    """
+    if not before or len(turn) > CONTEXT_TURN_CHARS:
+        return None
+    return f"{turn}\n{before[-CONTEXT_BEFORE_CHARS:]}"
+
+
 def mean_vector(vectors: Sequence[Sequence[float]]) -> list[float]:
     """The normalised mean of unit vectors (a session vector from its parts)."""
     n = len(vectors)

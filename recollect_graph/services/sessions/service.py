@@ -49,6 +49,7 @@ from recollect_graph.services.sessions.index import (
     derive_index,
     mean_vector,
     resolve_chain,
+    turn_context_text,
     turn_embed_text,
 )
 
@@ -86,11 +87,14 @@ class Sessions:
     Args:
         db: The database client.
         embedder: Embeds turns and session summaries.
+        context_vectors: Also embed each turn with the turn before it (its
+            ``context_embedding``, what search's ``search_turn_context`` weighs).
     """
 
-    def __init__(self, db: Db, embedder: Embedder) -> None:
+    def __init__(self, db: Db, embedder: Embedder, *, context_vectors: bool = True) -> None:
         self.db = db
         self.embedder = embedder
+        self.context_vectors = context_vectors
 
     # -- turns ---------------------------------------------------------------------------------
     def add_turns(
@@ -197,12 +201,15 @@ class Sessions:
         done = 0
         if not new:  # nothing to add, but the session's own fields may be new
             self._write(session, [], now)
+        before = self._turns_before(prepared, state, scope_id, session_id)
         for start in range(0, len(new), TURN_BATCH):
             batch = new[start : start + TURN_BATCH]
             texts = [turn_embed_text(p["speaker"], p["role"], p["text"]) for p in batch]
-            vectors = self.embedder.embed(texts)
+            contexts = [before.get(p["tid"]) for p in batch]
+            vectors = self.embedder.embed(texts + [c[0] for c in contexts if c is not None])
+            more = iter(vectors[len(texts) :])
             rows = []
-            for p, vec in zip(batch, vectors, strict=True):
+            for p, vec, ctx in zip(batch, vectors, contexts, strict=False):
                 props = {
                     "id": turn_entry_id(scope_id, session_id, p["tid"]),
                     "scope_id": scope_id,
@@ -228,6 +235,8 @@ class Sessions:
                     "schema_fit": 0.5,
                     "embedding": vec,
                     "embedding_model": self.embedder.model_id,
+                    "context_embedding": next(more) if ctx is not None else None,
+                    "context_of": ctx[1] if ctx is not None else None,
                     "valid_from": p["at"],
                     "created_at": now,
                 }
@@ -245,6 +254,37 @@ class Sessions:
         return TurnsAdded(
             session_id=session_id, added=len(new), existing=len(prepared) - len(new), turn_ids=ids
         )
+
+    def _turns_before(
+        self,
+        prepared: Sequence[Mapping[str, Any]],
+        state: Mapping[str, Any],
+        scope_id: str,
+        session_id: str,
+    ) -> dict[str, tuple[str, str]]:
+        """Each new turn's context: ``{turn id: (context text, entry id of the turn before)}``.
+
+        The turn before the first one given is the session's last stored turn (new turns are
+        appended after it); a turn without one has no context vector. Empty when
+        ``context_vectors`` is off.
+        """
+        if not self.context_vectors:
+            return {}
+        out: dict[str, tuple[str, str]] = {}
+        prev_text: str | None = None
+        prev_id: str | None = None
+        if state.get("last_id") and state.get("last_content") is not None:
+            prev_id = state["last_id"]
+            prev_text = turn_embed_text(
+                state.get("last_speaker"), state.get("last_role"), state["last_content"]
+            )
+        for p in prepared:
+            text = turn_embed_text(p["speaker"], p["role"], p["text"])
+            ctx = turn_context_text(text, prev_text)
+            if ctx is not None and prev_id is not None:
+                out[p["tid"]] = (ctx, prev_id)
+            prev_text, prev_id = text, turn_entry_id(scope_id, session_id, p["tid"])
+        return out
 
     def _write(self, session: Mapping[str, Any], rows: list[dict[str, Any]], now: datetime) -> None:
         self.db.write("sessions/add_turns", session=dict(session), rows=rows, now=now)
