@@ -85,6 +85,7 @@ def candidate_params(vector: list[float], scope_id: str, **overrides: Any) -> di
         "k_time": 0,
         "feedback_k": 0,
         "event_pattern": None,
+        "turn_context": 0.0,
         "include_superseded": False,
         "include_deleted": False,
         "now": datetime.now(UTC),

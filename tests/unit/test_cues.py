@@ -7,7 +7,13 @@ from datetime import UTC, datetime
 import pytest
 
 from recollect_graph.nlp import cues
-from recollect_graph.services.sessions.index import derive_index, resolve_chain
+from recollect_graph.services.sessions.index import (
+    CONTEXT_BEFORE_CHARS,
+    CONTEXT_TURN_CHARS,
+    derive_index,
+    resolve_chain,
+    turn_context_text,
+)
 from recollect_graph.services.sessions.recall import classify, confidence, fuse, read_trace
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
@@ -156,3 +162,18 @@ def test_counted_days_and_last_weekday() -> None:
     thu = cues.time_windows("last thursday", now)[0]
     assert thu.start == datetime(2023, 6, 8, tzinfo=UTC)  # a week back, never today
     assert cues.time_windows("I have 10 days of leave", now) == []
+
+
+def test_a_short_turn_is_embedded_with_the_end_of_the_turn_before() -> None:
+    before = "John: " + "x" * 400 + " What games did you play?"
+    text = turn_context_text("Maria: Charades!", before)
+    assert text is not None and text.startswith("Maria: Charades!\n")
+    assert text.endswith("What games did you play?")
+    assert len(text) == len("Maria: Charades!\n") + CONTEXT_BEFORE_CHARS
+
+
+def test_a_first_turn_and_a_long_turn_have_no_context_text() -> None:
+    assert turn_context_text("Maria: Charades!", None) is None
+    assert turn_context_text("Maria: Charades!", "") is None
+    long_turn = "Maria: " + "y" * CONTEXT_TURN_CHARS
+    assert turn_context_text(long_turn, "John: What games did you play?") is None

@@ -1,0 +1,142 @@
+"""A conversation turn's context vector: a short reply is found by the question it answers."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from typing import Any
+
+import numpy as np
+import pytest
+from neo4j import RoutingControl
+
+from recollect_graph import Recollect
+from recollect_graph.ids import turn_entry_id
+from recollect_graph.services.search.hybrid import Search
+from recollect_graph.services.sessions.service import Sessions
+
+QUESTION = "What games did you play at the church picnic last weekend?"
+REPLY = "Charades and a scavenger hunt, we laughed so much!"
+TURNS = [
+    {"id": "t1", "speaker": "John", "text": "Hey Maria, how was your weekend?"},
+    {"id": "t2", "speaker": "Maria", "text": "Great! I had a picnic with friends from church."},
+    {"id": "t3", "speaker": "John", "text": QUESTION},
+    {"id": "t4", "speaker": "Maria", "text": REPLY},
+    {"id": "t5", "speaker": "John", "text": "Ha, sounds like a blast. I went hiking with my kids."},
+    {
+        "id": "t6",
+        "speaker": "Maria",
+        "text": "I love hiking too, the trails by the lake are lovely.",
+    },
+]
+ASKED = "Which games were played at the church picnic?"
+#: Another conversation: nearer the question in words than the reply is on its own
+OTHER = [
+    {"id": "o1", "speaker": "John", "text": "We played board games all night at Tom's party."},
+    {"id": "o2", "speaker": "Maria", "text": "The church choir sang at the town fair on Sunday."},
+    {"id": "o3", "speaker": "John", "text": "Card games are my favourite way to relax."},
+    {"id": "o4", "speaker": "Maria", "text": "We had a barbecue in the park with the neighbours."},
+]
+
+
+def _stored(rg: Recollect, scope_id: str) -> dict[str, dict[str, Any]]:
+    """Each turn's vectors and ``context_of``, by its turn id."""
+    rows = rg.db.driver.execute_query(
+        "MATCH (e:Turn) WHERE e.scope_id = $s RETURN e.source_id AS tid, e.embedding AS v, "
+        "e.context_embedding AS c, e.context_of AS of",
+        {"s": scope_id},
+        routing_=RoutingControl.READ,
+    ).records
+    return {r["tid"]: {"v": r["v"], "c": r["c"], "of": r["of"]} for r in rows}
+
+
+def _cos(a: Any, b: Any) -> float:
+    x, y = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    return float(x @ y / (np.linalg.norm(x) * np.linalg.norm(y)))
+
+
+def _semantic(rg: Recollect, scope_id: str, weight: float, tid: str = "t4") -> float:
+    settings = rg.settings.model_copy(update={"search_turn_context": weight})
+    hits = Search(rg.db, rg.embedder, settings).search(
+        ASKED, scope_id=scope_id, limit=10, touch=False
+    )
+    found = {h.entry.source_id: h for h in hits}
+    assert tid in found, [h.entry.source_id for h in hits]
+    return found[tid].signals.semantic
+
+
+def test_each_turn_gets_a_context_vector_of_it_and_the_turn_before(
+    rg: Recollect, scope_id: str
+) -> None:
+    """Turn 2 onwards: the vector of "<turn>\\n<turn before>", and the id of that turn before; a
+    turn added in a later call takes the session's last stored turn as the one before it."""
+    rg.sessions.add_turns("chat", TURNS[:3], scope_id=scope_id, owner_id="kai")
+    rg.sessions.add_turns("chat", TURNS[2:], scope_id=scope_id, owner_id="kai")  # t3 again
+    stored = _stored(rg, scope_id)
+    assert stored["t1"]["c"] is None and stored["t1"]["of"] is None
+    for before, turn in pairwise(TURNS):
+        got = stored[turn["id"]]
+        assert got["of"] == turn_entry_id(scope_id, "chat", before["id"])
+        text = f"{turn['speaker']}: {turn['text']}\n{before['speaker']}: {before['text']}"
+        want = rg.embedder.embed([text])[0]
+        # int8 ONNX quantises per batch: close, not bit-equal; and not the turn's own vector
+        assert _cos(got["c"], want) > 0.99 and _cos(got["c"], want) > _cos(got["v"], want)
+
+
+def test_a_long_turn_and_a_store_without_context_vectors_have_none(
+    rg: Recollect, scope_id: str
+) -> None:
+    long_text = "We compared three schedulers for the nightly batch jobs. " * 8
+    turns = [TURNS[0], {"id": "long", "speaker": "Maria", "text": long_text}]
+    rg.sessions.add_turns("chat", turns, scope_id=scope_id, owner_id="kai")
+    plain = Sessions(rg.db, rg.embedder, context_vectors=False)
+    plain.add_turns("other", TURNS[:2], scope_id=scope_id, owner_id="kai")
+    rows = rg.db.driver.execute_query(
+        "MATCH (e:Turn) WHERE e.scope_id = $s AND e.context_embedding IS NOT NULL "
+        "RETURN count(e) AS n",
+        {"s": scope_id},
+        routing_=RoutingControl.READ,
+    ).records
+    assert rows[0]["n"] == 0
+
+
+def test_a_reply_is_found_by_the_question_it_answers(rg: Recollect, scope_id: str) -> None:
+    """The reply says nothing about a picnic; with its context vector it is as near the
+    question as ``(cos(q, turn) + a x cos(q, context)) / (1 + a)`` and ranks higher."""
+    rg.sessions.add_turns("chat", TURNS, scope_id=scope_id, owner_id="kai")
+    rg.sessions.add_turns("other", OTHER, scope_id=scope_id, owner_id="kai")
+    stored = _stored(rg, scope_id)
+    q = rg.embedder.embed([ASKED])[0]
+    own, ctx = _cos(q, stored["t4"]["v"]), _cos(q, stored["t4"]["c"])
+    assert ctx > own + 0.1
+    # 5e-3: the vector index's own score (quantised on Neo4j 5.26) is off the exact cosine
+    assert _semantic(rg, scope_id, 0.0) == pytest.approx(own, abs=5e-3)
+    assert _semantic(rg, scope_id, 0.5) == pytest.approx((own + 0.5 * ctx) / 1.5, abs=5e-3)
+
+    def rank(weight: float) -> int:
+        settings = rg.settings.model_copy(update={"search_turn_context": weight})
+        hits = Search(rg.db, rg.embedder, settings).search(
+            ASKED, scope_id=scope_id, limit=10, hops=0, touch=False
+        )
+        return [h.entry.source_id for h in hits].index("t4")
+
+    assert rank(0.5) < rank(0.0)
+
+
+def test_forgetting_the_turn_before_drops_the_context_and_undo_brings_it_back(
+    rg: Recollect, scope_id: str
+) -> None:
+    """After the question is forgotten the reply's context vector no longer counts (it would
+    still carry what was forgotten); undoing the forget makes it count again."""
+    rg.sessions.add_turns("chat", TURNS, scope_id=scope_id, owner_id="kai")
+    stored = _stored(rg, scope_id)
+    q = rg.embedder.embed([ASKED])[0]
+    own, ctx = _cos(q, stored["t4"]["v"]), _cos(q, stored["t4"]["c"])
+    mixed = (own + 0.5 * ctx) / 1.5
+    assert _semantic(rg, scope_id, 0.5) == pytest.approx(mixed, abs=5e-3)
+
+    rg.forget(turn_entry_id(scope_id, "chat", "t3"), scope_id=scope_id)
+    assert _semantic(rg, scope_id, 0.5) == pytest.approx(own, abs=5e-3)
+    op = rg.operations(scope_id)[0]
+    assert op.kind == "forget"
+    rg.undo(op.id, scope_id=scope_id)
+    assert _semantic(rg, scope_id, 0.5) == pytest.approx(mixed, abs=5e-3)
