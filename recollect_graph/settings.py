@@ -156,9 +156,10 @@ class Settings(BaseModel):
             similarity: ``(cos(query, turn) + a * cos(query, context)) / (1 + a)``. A reply
             ("Charades and a scavenger hunt!") is found by the question it answers (0: the
             turn's own vector only).
-        turn_context_vectors: ``add_turns`` embeds each turn a second time with the turn before
-            it ("<turn>\n<the turn before>") and stores it as the turn's ``context_embedding``
-            (off: one vector per turn, half the embedding work).
+        turn_context_vectors: ``add_turns`` embeds each short turn between people (at most 300
+            characters, neither it nor the turn before it an assistant's) a second time with
+            the end of the turn before it ("<turn>\n<the turn before>") and stores it as the
+            turn's ``context_embedding`` (off: one vector per turn, less embedding work).
         search_candidates: Candidates taken from each index before fusion.
         search_time_candidates: When a query names a time of at most two months ("four weeks
             ago", "on 8 May", "last month"), this many of the scope's turns said then (the

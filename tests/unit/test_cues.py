@@ -177,3 +177,11 @@ def test_a_first_turn_and_a_long_turn_have_no_context_text() -> None:
     assert turn_context_text("Maria: Charades!", "") is None
     long_turn = "Maria: " + "y" * CONTEXT_TURN_CHARS
     assert turn_context_text(long_turn, "John: What games did you play?") is None
+
+
+def test_a_turn_of_or_after_an_assistant_has_no_context_text() -> None:
+    """In a chat with an assistant every turn follows a request or an answer."""
+    asked = "kai: Which lens should I buy?"
+    assert turn_context_text("Take the 35mm.", asked, role="assistant", before_role="user") is None
+    assert turn_context_text("kai: Thanks!", "Take the 35mm.", before_role="assistant") is None
+    assert turn_context_text("Maria: Charades!", asked, role="user", before_role="user")

@@ -211,7 +211,9 @@ class Reembedder:
             before = turn_embed_text(
                 r.get("before_speaker"), r.get("before_role"), str(r["before_content"])
             )
-            ctx = turn_context_text(entry_text(r), before)
+            ctx = turn_context_text(
+                entry_text(r), before, role=r.get("speaker_role"), before_role=r.get("before_role")
+            )
             if ctx is not None:
                 texts.append(ctx)
                 at.append(i)

@@ -142,13 +142,18 @@ CONTEXT_TURN_CHARS = 300
 CONTEXT_BEFORE_CHARS = 300
 
 
-def turn_context_text(turn: str, before: str | None) -> str | None:
+def turn_context_text(
+    turn: str, before: str | None, *, role: str | None = None, before_role: str | None = None
+) -> str | None:
     """What a turn's context vector is of: the turn, then the end of the turn before it.
 
-    ``turn`` and ``before`` are embedding texts (:func:`turn_embed_text`). None when there is no
-    turn before it or the turn is longer than :data:`CONTEXT_TURN_CHARS`.
+    ``turn`` and ``before`` are embedding texts (:func:`turn_embed_text`), ``role`` and
+    ``before_role`` their speakers' roles. None when there is no turn before it, the turn is
+    longer than :data:`CONTEXT_TURN_CHARS`, or either turn is an assistant's: as for the graph's
+    ``NEXT`` signal, in a chat with an assistant every turn follows a request or an answer, and
+    on LongMemEval the context of user turns changed no ranking for the better.
     """
-    if not before or len(turn) > CONTEXT_TURN_CHARS:
+    if not before or len(turn) > CONTEXT_TURN_CHARS or "assistant" in (role, before_role):
         return None
     return f"{turn}\n{before[-CONTEXT_BEFORE_CHARS:]}"
 

@@ -273,17 +273,17 @@ class Sessions:
         out: dict[str, tuple[str, str]] = {}
         prev_text: str | None = None
         prev_id: str | None = None
+        prev_role: str | None = None
         if state.get("last_id") and state.get("last_content") is not None:
-            prev_id = state["last_id"]
-            prev_text = turn_embed_text(
-                state.get("last_speaker"), state.get("last_role"), state["last_content"]
-            )
+            prev_id, prev_role = state["last_id"], state.get("last_role")
+            prev_text = turn_embed_text(state.get("last_speaker"), prev_role, state["last_content"])
         for p in prepared:
             text = turn_embed_text(p["speaker"], p["role"], p["text"])
-            ctx = turn_context_text(text, prev_text)
+            ctx = turn_context_text(text, prev_text, role=p["role"], before_role=prev_role)
             if ctx is not None and prev_id is not None:
                 out[p["tid"]] = (ctx, prev_id)
-            prev_text, prev_id = text, turn_entry_id(scope_id, session_id, p["tid"])
+            prev_text, prev_role = text, p["role"]
+            prev_id = turn_entry_id(scope_id, session_id, p["tid"])
         return out
 
     def _write(self, session: Mapping[str, Any], rows: list[dict[str, Any]], now: datetime) -> None:
