@@ -82,12 +82,18 @@ def test_each_turn_gets_a_context_vector_of_it_and_the_turn_before(
         assert _cos(got["c"], want) > 0.99 and _cos(got["c"], want) > _cos(got["v"], want)
 
 
-def test_a_long_turn_and_a_store_without_context_vectors_have_none(
+def test_a_long_turn_a_chat_with_an_assistant_and_a_store_without_them_have_none(
     rg: Recollect, scope_id: str
 ) -> None:
     long_text = "We compared three schedulers for the nightly batch jobs. " * 8
     turns = [TURNS[0], {"id": "long", "speaker": "Maria", "text": long_text}]
     rg.sessions.add_turns("chat", turns, scope_id=scope_id, owner_id="kai")
+    with_bot = [
+        {"id": "a1", "role": "user", "speaker": "kai", "text": "Which lens should I buy?"},
+        {"id": "a2", "role": "assistant", "speaker": "bot", "text": "Take the 35mm prime."},
+        {"id": "a3", "role": "user", "speaker": "kai", "text": "Thanks, ordered it!"},
+    ]
+    rg.sessions.add_turns("bot", with_bot, scope_id=scope_id, owner_id="kai")
     plain = Sessions(rg.db, rg.embedder, context_vectors=False)
     plain.add_turns("other", TURNS[:2], scope_id=scope_id, owner_id="kai")
     rows = rg.db.driver.execute_query(
@@ -140,3 +146,25 @@ def test_forgetting_the_turn_before_drops_the_context_and_undo_brings_it_back(
     assert op.kind == "forget"
     rg.undo(op.id, scope_id=scope_id)
     assert _semantic(rg, scope_id, 0.5) == pytest.approx(mixed, abs=5e-3)
+
+
+def test_reembed_remakes_the_context_vectors_with_the_turns_own(
+    rg: Recollect, scope_id: str
+) -> None:
+    """After a model change the context vectors are of the new model too, made as add_turns
+    makes them (a stale one of the old model would be compared with the new query vectors)."""
+    rg.sessions.add_turns("chat", TURNS, scope_id=scope_id, owner_id="kai")
+    before = _stored(rg, scope_id)
+    rg.query(
+        "MATCH (e:Turn) WHERE e.scope_id = $s SET e.embedding_model = 'old-model', "
+        "e.embedding = [i IN range(1, 384) | 0.05], e.context_embedding = [i IN range(1, 384) | 0.05]",
+        {"s": scope_id},
+        write=True,
+    )
+    report = rg.reembed(scope_id)
+    assert report.entries == len(TURNS)
+    after = _stored(rg, scope_id)
+    assert after["t1"]["c"] is None
+    for tid in ("t2", "t3", "t4", "t5", "t6"):
+        assert after[tid]["of"] == before[tid]["of"]
+        assert _cos(after[tid]["c"], before[tid]["c"]) > 0.99
