@@ -1,7 +1,8 @@
 // Purpose: the graph signal: entries within $hops knowledge edges of the seed hits (either
 //   direction, edge weights multiplied, halved per extra hop) and entries that mention the same
 //   entities (hub entities mentioned more than $max_fanout times carry no signal and are
-//   skipped; at most 50 neighbours per seed and kind) and, for conversation turns between
+//   skipped; at most 50 neighbours per seed and kind: the first 50 paths, and the 50 that share
+//   the most entities, ties by id) and, for conversation turns between
 //   people, the turns right before and after (NEXT; the turn after a question "answers" it and
 //   gets the full seed relevance). An assistant's turn neither seeds nor receives this: in a
 //   chat with an assistant every reply follows a request, so being next to one says nothing.
@@ -29,9 +30,9 @@ CALL (h, seed) {
   MATCH (ent)<-[:MENTIONS]-(n:Entry)
   WHERE n <> h
   WITH n, h, count(DISTINCT ent) AS shared
-  RETURN n, seed.relevance * 0.5 * CASE WHEN shared >= 3 THEN 1.0 ELSE shared / 3.0 END AS g,
-         'shares ' + toString(shared) + ' entities with ' + h.id AS via
-  LIMIT 50
+  WITH n, seed.relevance * 0.5 * CASE WHEN shared >= 3 THEN 1.0 ELSE shared / 3.0 END AS g,
+       'shares ' + toString(shared) + ' entities with ' + h.id AS via
+  RETURN n, g, via ORDER BY g DESC, n.id LIMIT 50
   UNION
   MATCH (h)-[r:NEXT]-(n:Entry)
   WHERE coalesce(h.speaker_role, '') <> 'assistant' AND coalesce(n.speaker_role, '') <> 'assistant'
@@ -53,7 +54,7 @@ WHERE n.scope_id = $scope_id
                              ELSE coalesce(n.valid_from, n.created_at) END
                         <= coalesce($valid_at, $as_of, $now), true)
            AND (n.valid_to IS NULL OR n.valid_to > coalesce($valid_at, $as_of, $now))))
-WITH n, g, via ORDER BY g DESC
+WITH n, g, via ORDER BY g DESC, via
 WITH n, collect(g)[0] AS graph, collect(via)[0] AS via
 RETURN n.id AS id, n.created_at.epochMillis AS created_at,
        n.last_accessed_at.epochMillis AS last_accessed_at,
@@ -71,5 +72,5 @@ RETURN n.id AS id, n.created_at.epochMillis AS created_at,
        size(n.content) AS length,
        n.speaker IS NOT NULL AND coalesce(n.speaker_role, '') <> 'assistant'
        AND n.content =~ $event_pattern AS event
-ORDER BY graph DESC
+ORDER BY graph DESC, id
 LIMIT $limit
