@@ -8,8 +8,8 @@ MATCH (e:Entry {scope_id: $scope})-[r]-(x)
 WHERE NOT e:Turn AND e.retired_at IS NULL AND e.soft_deleted_at IS NULL
   AND x.scope_id = $scope AND (x:Entry OR x:Entity OR x:Claim OR x:Topic)
   AND (NOT x:Entry OR (NOT x:Turn AND x.retired_at IS NULL AND e.id < x.id))
-RETURN {id: e.id, labels: labels(e), props: e {.*, embedding: null}} AS a,
-       {id: x.id, labels: labels(x), props: x {.*, embedding: null}} AS b,
+RETURN {id: e.id, labels: labels(e), props: e {.*, embedding: null, context_embedding: null}} AS a,
+       {id: x.id, labels: labels(x), props: x {.*, embedding: null, context_embedding: null}} AS b,
        type(r) AS type, startNode(r) = e AS out
 ORDER BY CASE WHEN x:Entry THEN 0 ELSE 1 END, e.created_at DESC
 LIMIT $limit

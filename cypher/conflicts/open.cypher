@@ -20,7 +20,7 @@ WHERE (coalesce(r.status, 'open') = 'open'
                                ELSE coalesce(e.valid_from, e.created_at) END
                           <= coalesce($valid_at, $as_of, $now), true)
                  AND (e.valid_to IS NULL OR e.valid_to > coalesce($valid_at, $as_of, $now)))))
-RETURN a {.*, embedding: null} AS source, b {.*, embedding: null} AS target, r.type AS type,
+RETURN a {.*, embedding: null, context_embedding: null} AS source, b {.*, embedding: null, context_embedding: null} AS target, r.type AS type,
        r.score AS score, r.reason AS reason, r.claim AS claim,
        r.existing_claim AS existing_claim, r.created_at AS created_at
 ORDER BY r.score DESC, r.created_at DESC, a.id, b.id

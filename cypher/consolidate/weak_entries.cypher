@@ -5,4 +5,4 @@
 MATCH (e:Entry {scope_id: $scope_id})
 WHERE e.retired_at IS NULL AND e.soft_deleted_at IS NULL AND NOT coalesce(e.pinned, false)
   AND (e.confidence <= 0.3 OR e.outcome_score = -1)
-RETURN e {.*, embedding: null} AS entry
+RETURN e {.*, embedding: null, context_embedding: null} AS entry

@@ -3,4 +3,4 @@
 // Returns: entry (map, no embedding)
 MATCH (e:Entry {scope_id: $scope_id})
 WHERE e.title IN $titles
-RETURN e {.*, embedding: null} AS entry
+RETURN e {.*, embedding: null, context_embedding: null} AS entry

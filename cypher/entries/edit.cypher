@@ -8,4 +8,4 @@ SET e.content = $content, e.content_hash = $content_hash, e.caption = $caption,
     e.embedding = $embedding,
     e.embedding_model = $model, e.updated_at = $now, e.edited_at = $now,
     e.edit_count = coalesce(e.edit_count, 0) + 1
-RETURN e {.*, embedding: null} AS props
+RETURN e {.*, embedding: null, context_embedding: null} AS props

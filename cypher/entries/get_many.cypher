@@ -5,5 +5,5 @@
 UNWIND range(0, size($ids) - 1) AS i
 MATCH (e:Entry {id: $ids[i]})
 WHERE $scope_id IS NULL OR e.scope_id = $scope_id
-RETURN e {.*, embedding: null} AS entry
+RETURN e {.*, embedding: null, context_embedding: null} AS entry
 ORDER BY i

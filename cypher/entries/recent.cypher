@@ -14,6 +14,6 @@ WHERE (e.soft_deleted_at IS NULL OR ($as_of IS NOT NULL AND e.soft_deleted_at > 
                     ELSE coalesce(e.valid_from, e.created_at) END
                <= coalesce($valid_at, $as_of, $now), true)
   AND (e.valid_to IS NULL OR e.valid_to > coalesce($valid_at, $as_of, $now))
-RETURN e {.*, embedding: null} AS entry
+RETURN e {.*, embedding: null, context_embedding: null} AS entry
 ORDER BY e.created_at DESC, e.id
 SKIP $skip LIMIT $limit

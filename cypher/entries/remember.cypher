@@ -14,4 +14,4 @@ WITH e, row, coalesce(e._created, false) AS created
 REMOVE e._created
 FOREACH (label IN CASE WHEN created AND row.type_label IS NOT NULL THEN [row.type_label] ELSE []
                   END | SET e:$(label))
-RETURN e {.*, embedding: null} AS entry, created
+RETURN e {.*, embedding: null, context_embedding: null} AS entry, created

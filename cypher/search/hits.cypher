@@ -8,7 +8,7 @@
 UNWIND range(0, size($ids) - 1) AS i
 MATCH (e:Entry {id: $ids[i]})
 WHERE e.scope_id = $scope_id
-RETURN e {.*, embedding: null,
+RETURN e {.*, embedding: null, context_embedding: null,
           created_at: e.created_at.epochSeconds * 1000000 + e.created_at.microsecond,
           updated_at: e.updated_at.epochSeconds * 1000000 + e.updated_at.microsecond,
           last_accessed_at: e.last_accessed_at.epochSeconds * 1000000

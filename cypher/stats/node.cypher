@@ -91,6 +91,6 @@ UNION
   RETURN n
 }
 WITH DISTINCT n
-RETURN labels(n) AS labels, n {.*, embedding: null} AS props, elementId(n) AS element_id
+RETURN labels(n) AS labels, n {.*, embedding: null, context_embedding: null} AS props, elementId(n) AS element_id
 ORDER BY n.scope_id
 LIMIT 20

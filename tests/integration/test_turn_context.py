@@ -168,3 +168,12 @@ def test_reembed_remakes_the_context_vectors_with_the_turns_own(
     for tid in ("t2", "t3", "t4", "t5", "t6"):
         assert after[tid]["of"] == before[tid]["of"]
         assert _cos(after[tid]["c"], before[tid]["c"]) > 0.99
+
+
+def test_what_a_user_reads_of_a_turn_carries_no_vectors(rg: Recollect, scope_id: str) -> None:
+    """``show`` (and the CLI's node view) lists a turn's properties without its 384-float
+    vectors, as it does without its own embedding."""
+    rg.sessions.add_turns("chat", TURNS, scope_id=scope_id, owner_id="kai")
+    node = rg.show(turn_entry_id(scope_id, "chat", "t4"), scope_id=scope_id)["nodes"][0]
+    assert node["props"]["context_of"] == turn_entry_id(scope_id, "chat", "t3")
+    assert "context_embedding" not in node["props"] and "embedding" not in node["props"]

@@ -20,6 +20,9 @@ from recollect_graph.services.kernel.times import native
 from recollect_graph.services.kernel.validation import require_scope
 from recollect_graph.vocabulary import KEY_LABELS
 
+#: Vector properties a node view leaves out (the Cypher projection nulls them).
+_VECTORS = frozenset({"embedding", "context_embedding"})
+
 
 def dir_size(path: Path) -> int | None:
     """Total size in bytes of the files under ``path`` (``None`` when it does not exist)."""
@@ -109,7 +112,7 @@ class Stats:
         nodes = []
         for row in found:
             hood = self.db.read("stats/neighbours", element_id=row["element_id"], limit=limit)[0]
-            props = {k: native(v) for k, v in row["props"].items() if k != "embedding"}
+            props = {k: native(v) for k, v in row["props"].items() if k not in _VECTORS}
             neighbours = [
                 {
                     "type": n["type"],
