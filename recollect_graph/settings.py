@@ -235,7 +235,7 @@ class Settings(BaseModel):
     search_feedback_hits: int = Field(default=3, ge=0, le=50)
     search_gathering_keyword: float = Field(default=0.6, ge=0, le=1)
     search_gathering_frame: bool = True
-    search_turn_context: float = Field(default=0.5, ge=0, le=10)
+    search_turn_context: float = Field(default=1.5, ge=0, le=10)
     turn_context_vectors: bool = True
     search_candidates: int = Field(default=100, ge=10, le=5000)
     search_lifecycle: Literal["multiply", "add"] = "multiply"

@@ -125,7 +125,7 @@ def test_a_reply_is_found_by_the_question_it_answers(rg: Recollect, scope_id: st
         )
         return [h.entry.source_id for h in hits].index("t4")
 
-    assert rank(0.5) < rank(0.0)
+    assert rank(rg.settings.search_turn_context) < rank(0.0)
 
 
 def test_forgetting_the_turn_before_drops_the_context_and_undo_brings_it_back(
