@@ -96,13 +96,7 @@ def test_a_long_turn_a_chat_with_an_assistant_and_a_store_without_them_have_none
     rg.sessions.add_turns("bot", with_bot, scope_id=scope_id, owner_id="kai")
     plain = Sessions(rg.db, rg.embedder, context_vectors=False)
     plain.add_turns("other", TURNS[:2], scope_id=scope_id, owner_id="kai")
-    rows = rg.db.driver.execute_query(
-        "MATCH (e:Turn) WHERE e.scope_id = $s AND e.context_embedding IS NOT NULL "
-        "RETURN count(e) AS n",
-        {"s": scope_id},
-        routing_=RoutingControl.READ,
-    ).records
-    assert rows[0]["n"] == 0
+    assert all(t["c"] is None and t["of"] is None for t in _stored(rg, scope_id).values())
 
 
 def test_a_reply_is_found_by_the_question_it_answers(rg: Recollect, scope_id: str) -> None:
