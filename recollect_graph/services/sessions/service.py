@@ -206,10 +206,11 @@ class Sessions:
             batch = new[start : start + TURN_BATCH]
             texts = [turn_embed_text(p["speaker"], p["role"], p["text"]) for p in batch]
             contexts = [before.get(p["tid"]) for p in batch]
+            # one batch: the turns' own texts, then the context texts of those that have one
             vectors = self.embedder.embed(texts + [c[0] for c in contexts if c is not None])
-            more = iter(vectors[len(texts) :])
+            own, more = vectors[: len(texts)], iter(vectors[len(texts) :])
             rows = []
-            for p, vec, ctx in zip(batch, vectors, contexts, strict=False):
+            for p, vec, ctx in zip(batch, own, contexts, strict=True):
                 props = {
                     "id": turn_entry_id(scope_id, session_id, p["tid"]),
                     "scope_id": scope_id,
