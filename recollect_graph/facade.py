@@ -310,15 +310,19 @@ class Recollect:
         *,
         batch_size: int = 128,
         progress: Callable[[int, int], None] | None = None,
+        turn_contexts: bool = False,
     ) -> ReembedReport:
         """Give every vector of the scope (or all: None) the configured model (entries first).
 
         Resumable (what is done is not redone), one transaction per batch; the vector indexes are
         rebuilt once when their size differs. Open with ``schema="skip"`` after a model change
-        (the start-up check refuses the old vectors until this is run). See
+        (the start-up check refuses the old vectors until this is run). ``turn_contexts`` also
+        gives turns stored before context vectors existed theirs (docs/search.md). See
         :mod:`recollect_graph.services.admin.reembed`.
         """
-        return self.reembedder.run(scope_id, batch_size=batch_size, progress=progress)
+        return self.reembedder.run(
+            scope_id, batch_size=batch_size, progress=progress, turn_contexts=turn_contexts
+        )
 
     # -- the knowledge API (Recollect dialect) ------------------------------------------------
     def remember(self, content: str, *, scope_id: str, owner_id: str, **opts: Any) -> Entry:

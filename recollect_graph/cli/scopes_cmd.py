@@ -128,9 +128,14 @@ def edit_cmd(entry_id: str, content: str, scope: str | None, as_json: bool) -> N
     help="Only this scope (default: every scope, what a model change needs).",
 )
 @click.option("--batch-size", type=click.IntRange(1, 10_000), default=128, show_default=True)
+@click.option(
+    "--turn-contexts",
+    is_flag=True,
+    help="Also give conversation turns stored before context vectors existed theirs.",
+)
 @json_option
 @handle_errors
-def reembed_cmd(scope: str | None, batch_size: int, as_json: bool) -> None:
+def reembed_cmd(scope: str | None, batch_size: int, turn_contexts: bool, as_json: bool) -> None:
     """Give every vector (entries, turns, chunks, entities, documents, topics, sessions) the model.
 
     After RECOLLECT_EMBEDDING_MODEL changes (the start-up check then refuses the old vectors and
@@ -145,7 +150,7 @@ def reembed_cmd(scope: str | None, batch_size: int, as_json: bool) -> None:
 
     with Recollect.open(schema="skip", progress=progress(as_json)) as rg:
         if as_json or not sys.stderr.isatty():
-            report = rg.reembed(scope, batch_size=batch_size)
+            report = rg.reembed(scope, batch_size=batch_size, turn_contexts=turn_contexts)
         else:
             with click.progressbar(length=1, label="re-embedding", file=sys.stderr) as bar:
 
@@ -153,7 +158,9 @@ def reembed_cmd(scope: str | None, batch_size: int, as_json: bool) -> None:
                     bar.length = max(total, 1)
                     bar.update(done - bar.pos)
 
-                report = rg.reembed(scope, batch_size=batch_size, progress=tick)
+                report = rg.reembed(
+                    scope, batch_size=batch_size, progress=tick, turn_contexts=turn_contexts
+                )
     if as_json:
         emit_json(report.to_dict())
         return
@@ -167,6 +174,8 @@ def reembed_cmd(scope: str | None, batch_size: int, as_json: bool) -> None:
     )
     if report.indexes_rebuilt:
         click.echo("vector indexes rebuilt for the new size: " + ", ".join(report.indexes_rebuilt))
+    if turn_contexts:
+        click.echo(f"{report.turn_contexts} turns given a context vector")
 
 
 COMMANDS = (scopes_group, edit_cmd, reembed_cmd)

@@ -175,3 +175,30 @@ def test_what_a_user_reads_of_a_turn_carries_no_vectors(rg: Recollect, scope_id:
     node = rg.show(turn_entry_id(scope_id, "chat", "t4"), scope_id=scope_id)["nodes"][0]
     assert node["props"]["context_of"] == turn_entry_id(scope_id, "chat", "t3")
     assert "context_embedding" not in node["props"] and "embedding" not in node["props"]
+
+
+def test_turns_stored_without_context_vectors_get_them_from_reembed(
+    rg: Recollect, scope_id: str
+) -> None:
+    """A store made before context vectors existed (or with them off): ``reembed
+    --turn-contexts`` gives each turn the one ``add_turns`` would make now, and a second run
+    has nothing left to do."""
+    Sessions(rg.db, rg.embedder, context_vectors=False).add_turns(
+        "chat", TURNS, scope_id=scope_id, owner_id="kai"
+    )
+    rg.sessions.add_turns("fresh", TURNS, scope_id=scope_id, owner_id="kai")
+    assert rg.reembed(scope_id).turn_contexts == 0  # not asked for
+    report = rg.reembed(scope_id, batch_size=2, turn_contexts=True)
+    assert report.entries == 0 and report.turn_contexts == len(TURNS) - 1
+    assert rg.reembed(scope_id, turn_contexts=True).turn_contexts == 0
+    rows = rg.db.driver.execute_query(
+        "MATCH (e:Turn) WHERE e.scope_id = $s RETURN e.session_id AS s, e.source_id AS tid, "
+        "e.context_embedding AS c, e.context_of AS of",
+        {"s": scope_id},
+        routing_=RoutingControl.READ,
+    ).records
+    got = {(r["s"], r["tid"]): r for r in rows}
+    for before, t in pairwise(TURNS):
+        old, new = got[("chat", t["id"])], got[("fresh", t["id"])]
+        assert old["of"] == turn_entry_id(scope_id, "chat", before["id"])
+        assert _cos(old["c"], new["c"]) > 0.99

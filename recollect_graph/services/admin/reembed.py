@@ -35,6 +35,7 @@ from recollect_graph.nlp.embedder import Embedder
 from recollect_graph.services.kernel.validation import MAX_SCOPE_CHARS, in_range, require_text
 from recollect_graph.services.knowledge.entries import embed_text
 from recollect_graph.services.sessions.index import (
+    CONTEXT_TURN_CHARS,
     mean_vector,
     turn_context_text,
     turn_embed_text,
@@ -68,6 +69,7 @@ class ReembedReport:
         documents: Documents given the mean of their new chunk vectors.
         topics: Topics given the centroid of their members' new vectors.
         sessions: Sessions re-indexed from their re-embedded turns.
+        turn_contexts: Turns given the context vector they lacked (``turn_contexts``).
     """
 
     model: str
@@ -81,6 +83,7 @@ class ReembedReport:
     documents: int = 0
     topics: int = 0
     sessions: int = 0
+    turn_contexts: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready."""
@@ -153,8 +156,13 @@ class Reembedder:
         *,
         batch_size: int = 128,
         progress: Progress | None = None,
+        turn_contexts: bool = False,
     ) -> ReembedReport:
         """Re-embed what has no vector of the current model (one scope, or all with None).
+
+        With ``turn_contexts``, turns stored before context vectors existed (or with
+        ``turn_context_vectors`` off) then get theirs, where ``add_turns`` would have made one
+        (:meth:`backfill_turn_contexts`).
 
         Raises:
             InvalidInput: A blank scope id or a batch size out of 1..10000.
@@ -183,14 +191,58 @@ class Reembedder:
                 done += len(rows)
                 if progress:
                     progress(min(done, total), total)
+        contexts = self.backfill_turn_contexts(scope, batch_size=batch_size) if turn_contexts else 0
         return ReembedReport(
             model=model,
             dimensions=dims,
             scope_id=scope,
             indexes_rebuilt=rebuilt,
             seconds=round(time.monotonic() - t0, 3),
+            turn_contexts=contexts,
             **counts,
         )
+
+    def backfill_turn_contexts(
+        self,
+        scope_id: str | None = None,
+        *,
+        batch_size: int = 128,
+        progress: Progress | None = None,
+    ) -> int:
+        """Give the turns that could have a context vector and have none theirs.
+
+        Turns stored before context vectors existed, or with ``turn_context_vectors`` off: a
+        person's turn of at most :data:`CONTEXT_TURN_CHARS` characters after a person's turn gets
+        the vector ``add_turns`` makes now. Turns whose own vector is not of the current model
+        are left to :meth:`run`. Paged by id and resumable (what is done is not offered again).
+        Nothing happens with ``context_vectors`` off.
+
+        Returns:
+            How many turns got a context vector.
+        """
+        if not self.context_vectors:
+            return 0
+        scope = _scope(scope_id)
+        batch_size = int(in_range(batch_size, "batch_size", 1, 10_000))
+        model = self.embedder.model_id
+        after, done = "", 0
+        while True:
+            rows = self.db.read(
+                "reembed/turn_contexts_page",
+                scope_id=scope,
+                model=model,
+                after=after,
+                max_chars=CONTEXT_TURN_CHARS,
+                limit=batch_size,
+            )
+            if not rows:
+                return done
+            after = str(rows[-1]["id"])
+            out = [{"id": r["id"], "scope_id": r["scope_id"]} for r in rows]
+            self._context_vectors(rows, out)
+            todo = [o for o in out if o["context_embedding"] is not None]
+            if todo:
+                done += len(self.db.write("reembed/set_turn_contexts", model=model, rows=todo))
 
     def _context_vectors(
         self, rows: Sequence[Mapping[str, Any]], out: list[dict[str, Any]]
