@@ -202,13 +202,7 @@ class Reembedder:
             **counts,
         )
 
-    def backfill_turn_contexts(
-        self,
-        scope_id: str | None = None,
-        *,
-        batch_size: int = 128,
-        progress: Progress | None = None,
-    ) -> int:
+    def backfill_turn_contexts(self, scope_id: str | None = None, *, batch_size: int = 128) -> int:
         """Give the turns that could have a context vector and have none theirs.
 
         Turns stored before context vectors existed, or with ``turn_context_vectors`` off: a
