@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from recollect_graph.ids import turn_entry_id
 from recollect_graph.nlp import cues
 from recollect_graph.services.sessions.index import (
     CONTEXT_BEFORE_CHARS,
@@ -13,6 +14,7 @@ from recollect_graph.services.sessions.index import (
     derive_index,
     resolve_chain,
     turn_context_text,
+    turn_contexts,
 )
 from recollect_graph.services.sessions.recall import classify, confidence, fuse, read_trace
 
@@ -185,3 +187,20 @@ def test_a_turn_of_or_after_an_assistant_has_no_context_text() -> None:
     assert turn_context_text("Take the 35mm.", asked, role="assistant", before_role="user") is None
     assert turn_context_text("kai: Thanks!", "Take the 35mm.", before_role="assistant") is None
     assert turn_context_text("Maria: Charades!", asked, role="user", before_role="user")
+
+
+def test_appended_turns_take_the_stored_last_turn_and_then_each_other_as_context() -> None:
+    last = {"last_id": "e0", "last_content": "How was the picnic?", "last_speaker": "John"}
+    last["last_role"] = "user"
+    turns = [
+        {"tid": "t1", "speaker": "Maria", "role": "user", "text": "Charades and a hunt!"},
+        {"tid": "t2", "speaker": "bot", "role": "assistant", "text": "Sounds fun."},
+        {"tid": "t3", "speaker": "Maria", "role": "user", "text": "It was."},
+        {"tid": "t4", "speaker": "John", "role": "user", "text": "Nice!"},
+    ]
+    got = turn_contexts(turns, last, "s", "chat")
+    assert got["t1"] == ("Maria: Charades and a hunt!\nJohn: How was the picnic?", "e0")
+    assert "t2" not in got and "t3" not in got  # an assistant's turn, and the one after it
+    assert got["t4"] == ("John: Nice!\nMaria: It was.", turn_entry_id("s", "chat", "t3"))
+    empty = {"last_id": None, "last_content": None, "last_speaker": None, "last_role": None}
+    assert "t1" not in turn_contexts(turns, empty, "s", "chat")  # a session's first turn

@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from recollect_graph.ids import turn_entry_id
 from recollect_graph.nlp import cues
 from recollect_graph.results import ForkParent
 from recollect_graph.services.kernel.hashing import content_hash
@@ -156,6 +157,35 @@ def turn_context_text(
     if not before or len(turn) > CONTEXT_TURN_CHARS or "assistant" in (role, before_role):
         return None
     return f"{turn}\n{before[-CONTEXT_BEFORE_CHARS:]}"
+
+
+def turn_contexts(
+    turns: Sequence[Mapping[str, Any]], last: Mapping[str, Any], scope_id: str, session_id: str
+) -> dict[str, tuple[str, str]]:
+    """Each turn's context (:func:`turn_context_text`) when ``turns`` are appended to a session.
+
+    ``turns`` are ``add_turns``' prepared turns in order (``tid``, ``speaker``, ``role``,
+    ``text``); ``last`` is the session's last stored turn (``last_id``, ``last_content``,
+    ``last_speaker``, ``last_role``; all null for a new session): the turn before the first one.
+
+    Returns:
+        ``{turn id: (context text, entry id of the turn before)}`` for the turns that have one.
+    """
+    out: dict[str, tuple[str, str]] = {}
+    prev_text: str | None = None
+    prev_id: str | None = None
+    prev_role: str | None = None
+    if last.get("last_id") and last.get("last_content") is not None:
+        prev_id, prev_role = last["last_id"], last.get("last_role")
+        prev_text = turn_embed_text(last.get("last_speaker"), prev_role, last["last_content"])
+    for t in turns:
+        text = turn_embed_text(t["speaker"], t["role"], t["text"])
+        ctx = turn_context_text(text, prev_text, role=t["role"], before_role=prev_role)
+        if ctx is not None and prev_id is not None:
+            out[t["tid"]] = (ctx, prev_id)
+        prev_text, prev_role = text, t["role"]
+        prev_id = turn_entry_id(scope_id, session_id, t["tid"])
+    return out
 
 
 def mean_vector(vectors: Sequence[Sequence[float]]) -> list[float]:

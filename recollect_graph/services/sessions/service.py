@@ -49,7 +49,7 @@ from recollect_graph.services.sessions.index import (
     derive_index,
     mean_vector,
     resolve_chain,
-    turn_context_text,
+    turn_contexts,
     turn_embed_text,
 )
 
@@ -201,7 +201,9 @@ class Sessions:
         done = 0
         if not new:  # nothing to add, but the session's own fields may be new
             self._write(session, [], now)
-        before = self._turns_before(prepared, state, scope_id, session_id)
+        before = (
+            turn_contexts(prepared, state, scope_id, session_id) if self.context_vectors else {}
+        )
         for start in range(0, len(new), TURN_BATCH):
             batch = new[start : start + TURN_BATCH]
             texts = [turn_embed_text(p["speaker"], p["role"], p["text"]) for p in batch]
@@ -255,37 +257,6 @@ class Sessions:
         return TurnsAdded(
             session_id=session_id, added=len(new), existing=len(prepared) - len(new), turn_ids=ids
         )
-
-    def _turns_before(
-        self,
-        prepared: Sequence[Mapping[str, Any]],
-        state: Mapping[str, Any],
-        scope_id: str,
-        session_id: str,
-    ) -> dict[str, tuple[str, str]]:
-        """Each new turn's context: ``{turn id: (context text, entry id of the turn before)}``.
-
-        The turn before the first one given is the session's last stored turn (new turns are
-        appended after it); a turn without one has no context vector. Empty when
-        ``context_vectors`` is off.
-        """
-        if not self.context_vectors:
-            return {}
-        out: dict[str, tuple[str, str]] = {}
-        prev_text: str | None = None
-        prev_id: str | None = None
-        prev_role: str | None = None
-        if state.get("last_id") and state.get("last_content") is not None:
-            prev_id, prev_role = state["last_id"], state.get("last_role")
-            prev_text = turn_embed_text(state.get("last_speaker"), prev_role, state["last_content"])
-        for p in prepared:
-            text = turn_embed_text(p["speaker"], p["role"], p["text"])
-            ctx = turn_context_text(text, prev_text, role=p["role"], before_role=prev_role)
-            if ctx is not None and prev_id is not None:
-                out[p["tid"]] = (ctx, prev_id)
-            prev_text, prev_role = text, p["role"]
-            prev_id = turn_entry_id(scope_id, session_id, p["tid"])
-        return out
 
     def _write(self, session: Mapping[str, Any], rows: list[dict[str, Any]], now: datetime) -> None:
         self.db.write("sessions/add_turns", session=dict(session), rows=rows, now=now)
