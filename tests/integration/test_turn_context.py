@@ -38,12 +38,15 @@ OTHER = [
 ]
 
 
-def _stored(rg: Recollect, scope_id: str) -> dict[str, dict[str, Any]]:
-    """Each turn's vectors and ``context_of``, by its turn id."""
+def _stored(
+    rg: Recollect, scope_id: str, session_id: str | None = None
+) -> dict[str, dict[str, Any]]:
+    """Each turn's vectors and ``context_of`` (of one session, or all), by its turn id."""
     rows = rg.db.driver.execute_query(
-        "MATCH (e:Turn) WHERE e.scope_id = $s RETURN e.source_id AS tid, e.embedding AS v, "
-        "e.context_embedding AS c, e.context_of AS of",
-        {"s": scope_id},
+        "MATCH (e:Turn) WHERE e.scope_id = $s AND ($session IS NULL OR e.session_id = $session) "
+        "RETURN e.source_id AS tid, e.embedding AS v, e.context_embedding AS c, "
+        "e.context_of AS of",
+        {"s": scope_id, "session": session_id},
         routing_=RoutingControl.READ,
     ).records
     return {r["tid"]: {"v": r["v"], "c": r["c"], "of": r["of"]} for r in rows}
@@ -191,14 +194,8 @@ def test_turns_stored_without_context_vectors_get_them_from_reembed(
     report = rg.reembed(scope_id, batch_size=2, turn_contexts=True)
     assert report.entries == 0 and report.turn_contexts == len(TURNS) - 1
     assert rg.reembed(scope_id, turn_contexts=True).turn_contexts == 0
-    rows = rg.db.driver.execute_query(
-        "MATCH (e:Turn) WHERE e.scope_id = $s RETURN e.session_id AS s, e.source_id AS tid, "
-        "e.context_embedding AS c, e.context_of AS of",
-        {"s": scope_id},
-        routing_=RoutingControl.READ,
-    ).records
-    got = {(r["s"], r["tid"]): r for r in rows}
+    olds, news = _stored(rg, scope_id, "chat"), _stored(rg, scope_id, "fresh")
     for before, t in pairwise(TURNS):
-        old, new = got[("chat", t["id"])], got[("fresh", t["id"])]
+        old, new = olds[t["id"]], news[t["id"]]
         assert old["of"] == turn_entry_id(scope_id, "chat", before["id"])
         assert _cos(old["c"], new["c"]) > 0.99
