@@ -8,10 +8,8 @@ OPTIONAL MATCH (s:Session {scope_id: $scope_id, id: $session_id})
 OPTIONAL MATCH (s)-[:HAS_TURN]->(t:Turn)
 WITH s, t ORDER BY t.seq
 WITH s, collect(t) AS ts
+WITH s, ts, ts[-1] AS last
 RETURN s.scope_id AS scope_id,
        [x IN ts WHERE x.source_id IN $turn_ids | x.source_id] AS existing,
-       CASE WHEN size(ts) = 0 THEN null ELSE ts[size(ts) - 1].id END AS last_id,
-       CASE WHEN size(ts) = 0 THEN null ELSE ts[size(ts) - 1].content END AS last_content,
-       CASE WHEN size(ts) = 0 THEN null ELSE ts[size(ts) - 1].speaker END AS last_speaker,
-       CASE WHEN size(ts) = 0 THEN null ELSE ts[size(ts) - 1].speaker_role END AS last_role,
-       size(ts) AS count
+       last.id AS last_id, last.content AS last_content, last.speaker AS last_speaker,
+       last.speaker_role AS last_role, size(ts) AS count
