@@ -253,3 +253,29 @@ def test_a_question_about_a_time_finds_what_was_said_then(rg: Recollect, scope_i
         for h in rg.search(q, scope_id=scope_id, valid_at=asked, limit=40, touch=False)
     }
     assert hits["said-then"].signals.context == 1.0
+
+
+def test_a_named_time_lifts_what_was_said_then_by_its_relevance(
+    rg: Recollect, scope_id: str
+) -> None:
+    """The turns said "a month ago" rise by their own relevance: a chat of the same day about
+    something else stays below an older turn on the question's subject."""
+    asked = datetime(2023, 4, 18, 18, 0, tzinfo=UTC)
+    then, before = asked - timedelta(days=30), asked - timedelta(days=62)
+    said = [
+        ("walk", then, 'I just did the "Walk for Hunger" charity event today with my colleagues.'),
+        ("festival", then, "I just got back from a music festival in Grant Park, what a show!"),
+        ("books", before, 'I volunteered at the "Books for Kids" charity book drive today.'),
+    ]
+    for sid, at, text in said:
+        turn = {"id": sid, "role": "user", "speaker": "user", "text": text, "at": at}
+        rg.sessions.add_turns(sid, [turn], scope_id=scope_id, owner_id="kai")
+    q = "What charity event did I participate in a month ago?"
+    hits = rg.search(q, scope_id=scope_id, valid_at=asked, touch=False)
+    order = [h.entry.source_id for h in hits]
+    assert order[0] == "walk"
+    assert order.index("books") < (order.index("festival") if "festival" in order else 99)
+    by = {h.entry.source_id: h for h in hits}
+    assert by["walk"].signals.context == 1.0  # the subject, said then: the whole lift
+    if "festival" in by:  # said then, about something else: a part of the lift
+        assert by["festival"].signals.context < by["walk"].signals.context

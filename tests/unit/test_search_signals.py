@@ -138,3 +138,28 @@ def test_the_counting_words_leave_a_gathering_question() -> None:
         "What did I spend on bikes?"
     )
     assert without_gathering_words("What is the name of my dog?") == "What is the name of my dog?"
+
+
+def test_a_named_time_lifts_a_turn_by_its_relevance_among_those_said_then() -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from recollect_graph.services.search.signals import (
+        best_said_then,
+        conversation_cues,
+        date_gate,
+    )
+
+    asked = datetime(2023, 4, 18, 18, 0, tzinfo=UTC)
+    cues_ = conversation_cues("What charity event did I do a month ago?", asked)
+
+    def cand(days: int, relevance: float) -> dict[str, Any]:
+        return {"entry": {"valid_from": asked - timedelta(days=days)}, "relevance": relevance}
+
+    scored = {"walk": cand(30, 0.46), "festival": cand(30, 0.1), "books": cand(60, 0.9)}
+    best = best_said_then(scored, cues_)
+    assert best == 0.46  # the books drive is more relevant, but said two months ago
+    assert date_gate(0.46, best) == 1.0
+    assert date_gate(0.23, best) == 1.0  # from half the best said then: the whole lift
+    assert 0.4 < date_gate(0.1, best) < 0.5
+    assert date_gate(0.1, best_said_then({"f": cand(30, 0.1)}, cues_)) == 1.0  # alone then
+    assert best_said_then(scored, conversation_cues("What charity event did I do?", asked)) == 0

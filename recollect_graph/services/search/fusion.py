@@ -22,7 +22,9 @@ from recollect_graph.services.search.query_text import substance
 from recollect_graph.services.search.signals import (
     FLOOR_CONTEXT,
     Cues,
+    best_said_then,
     context_signal,
+    date_gate,
     other_role,
     session_support,
 )
@@ -97,6 +99,7 @@ def fuse(
     """
     ranked: list[_Ranked] = []
     support = session_support(scored)  # in every breakdown; it weighs w_session (0)
+    best_then = best_said_then(scored, cues_)
     for eid, c in scored.items():
         row = c["entry"]
         g, via = graph.get(eid, (0.0, None))
@@ -105,6 +108,8 @@ def fuse(
         ctx = 0.0 if chunk else context_signal(row, via, g, cues_)
         if not c.get("relevant", True) and g <= 0 and ctx < FLOOR_CONTEXT:
             continue  # below the relevance floor: no neighbour of a hit above it, no cue
+        if cues_[1] and not chunk:  # a named time lifts a turn by its own relevance
+            ctx = context_signal(row, via, g, cues_, date_gate(c["relevance"], best_then))
         if c.get("graph_only") and s.fusion != "rrf":
             c["relevance"] = s.w_semantic * c["semantic"]
         if chunk:

@@ -23,6 +23,9 @@ from recollect_graph.services.search.query_text import CALENDAR, NAME, WORD
 #: A conversation turn whose context signal reaches this (the query names its speaker or its
 #: date) passes the relevance floor: the question is about it.
 FLOOR_CONTEXT = 0.5
+#: The share of the best relevance among the turns said in the time a query names from which
+#: such a turn gets the whole date part of its context signal (:func:`date_gate`).
+DATE_FULL_AT = 0.5
 #: A time the query names is a source of candidates when no longer than this ("in 2023" is not).
 MAX_TIME_WINDOW_DAYS = 62
 
@@ -98,8 +101,13 @@ def time_windows(cues_: Cues, k: int) -> list[dict[str, datetime]]:
     ]
 
 
-def context_signal(row: dict[str, Any], via: str | None, graph: float, cues_: Cues) -> float:
-    """The conversation signal of a turn in [0, 1] (see the module docstring)."""
+def context_signal(
+    row: dict[str, Any], via: str | None, graph: float, cues_: Cues, date_gate: float = 1.0
+) -> float:
+    """The conversation signal of a turn in [0, 1] (see the module docstring).
+
+    ``date_gate`` scales the part for a time the query names (:func:`date_gate`).
+    """
     names, dates = cues_
     ctx = 0.0
     speaker = row.get("speaker")
@@ -107,10 +115,38 @@ def context_signal(row: dict[str, Any], via: str | None, graph: float, cues_: Cu
         ctx += 0.5
     at = native(row.get("valid_from"))
     if dates and isinstance(at, datetime):
-        ctx += cues.date_match(at, dates)
+        ctx += cues.date_match(at, dates) * date_gate
     if via and via.startswith("answers "):
         ctx += 1.5 * graph
     return min(1.0, ctx)
+
+
+def best_said_then(scored: dict[str, dict[str, Any]], cues_: Cues) -> float:
+    """The best relevance among the candidate turns said in a time the query names (0: none)."""
+    dates = cues_[1]
+    best = 0.0
+    if not dates:
+        return best
+    for c in scored.values():
+        at = native(c["entry"].get("valid_from"))
+        if c.get("kind") != "chunk" and isinstance(at, datetime) and cues.date_match(at, dates):
+            best = max(best, c.get("relevance", 0.0))
+    return best
+
+
+def date_gate(relevance: float, best_then: float) -> float:
+    """How much of the named-time part of the context signal a turn keeps, in [0, 1].
+
+    The turns said in the time a question names ("a month ago") are lifted in proportion to
+    their relevance, in full from :data:`DATE_FULL_AT` of the best of them (``best_then``,
+    :func:`best_said_then`): among the charity events the one of a month ago comes first, and
+    the music festival chat of the same day does not rise above the older charity events. A
+    turn alone in that time, however worded, keeps it all; the time always lets a turn pass the
+    relevance floor.
+    """
+    if best_then <= 0:
+        return 1.0
+    return min(1.0, max(relevance, 0.0) / (DATE_FULL_AT * best_then))
 
 
 def session_support(scored: dict[str, dict[str, Any]]) -> dict[str, float]:
