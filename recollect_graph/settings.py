@@ -135,8 +135,9 @@ class Settings(BaseModel):
             the turn right after a matching question; ``length``: what a conversation turn
             loses for being short, in full at 20 characters or fewer, nothing from
             ``search_full_turn``; ``session``: a conversation turn whose session holds other
-            relevant turns, by the best of them; ``role``: what a user's or assistant's turn
-            loses when the question asks about the other role's words; ``feedback``: for a
+            relevant turns, by the best of them, a tie-breaker at 0.03; ``role``: what a
+            user's or assistant's turn loses when the question asks about the other role's
+            words; ``feedback``: for a
             question that gathers every instance of something, "how many", "in total", "all
             the", a candidate's similarity to the centroid of the ``search_feedback_hits``
             candidates nearest the query, pseudo-relevance feedback; ``event``: a person's
@@ -228,7 +229,7 @@ class Settings(BaseModel):
     w_usage: float = Field(default=0.03, ge=0)
     w_context: float = Field(default=0.20, ge=0)
     w_length: float = Field(default=0.20, ge=0)
-    w_session: float = Field(default=0.0, ge=0)
+    w_session: float = Field(default=0.03, ge=0)
     w_role: float = Field(default=0.1, ge=0)
     w_feedback: float = Field(default=0.1, ge=0)
     w_event: float = Field(default=0.15, ge=0)

@@ -279,3 +279,34 @@ def test_a_named_time_lifts_what_was_said_then_by_its_relevance(
     assert by["walk"].signals.context == 1.0  # the subject, said then: the whole lift
     if "festival" in by:  # said then, about something else: a part of the lift
         assert by["festival"].signals.context < by["walk"].signals.context
+
+
+@pytest.mark.parametrize("supported", ["s-a", "s-b"])
+def test_a_turn_whose_conversation_keeps_to_the_subject_goes_first(
+    rg: Recollect, scope_id: str, supported: str
+) -> None:
+    """Two turns alike word for word: the one whose session comes back to the question's
+    subject ranks first (the session signal), whichever session sorts first."""
+    # the longest text of each batch, so both copies get the same vector (same padding)
+    same = (
+        "I use my Fitbit every single day to track my sleep, my resting heart rate, my steps "
+        "and how many flights of stairs I climb."
+    )
+    elsewhere = "Any good pasta recipe for a weeknight?"
+    more = "My other health device is a blood pressure monitor."
+    between = "When does the farmers market open?"
+    for sid in ("s-a", "s-b"):  # the supporting turn is no neighbour ("next to": graph)
+        texts = [same, between, more if sid == supported else elsewhere]
+        turns = [
+            {"id": f"{sid}-{i}", "role": "user", "speaker": "user", "text": t}
+            for i, t in enumerate(texts)
+        ]
+        rg.sessions.add_turns(sid, turns, scope_id=scope_id, owner_id="kai")
+    hits = rg.search("Which health devices do I use?", scope_id=scope_id, touch=False)
+    order = [h.entry.source_id for h in hits]
+    first, other = f"{supported}-0", ("s-b-0" if supported == "s-a" else "s-a-0")
+    by = {h.entry.source_id: h for h in hits}
+    assert by[first].signals.semantic == pytest.approx(by[other].signals.semantic, abs=0.01)
+    assert by[first].signals.graph == pytest.approx(by[other].signals.graph, abs=0.005)
+    assert by[first].signals.session > by[other].signals.session
+    assert order.index(first) < order.index(other)

@@ -163,3 +163,34 @@ def test_a_named_time_lifts_a_turn_by_its_relevance_among_those_said_then() -> N
     assert 0.4 < date_gate(0.1, best) < 0.5
     assert date_gate(0.1, best_said_then({"f": cand(30, 0.1)}, cues_)) == 1.0  # alone then
     assert best_said_then(scored, conversation_cues("What charity event did I do?", asked)) == 0
+
+
+def test_of_two_equal_turns_the_one_whose_session_keeps_to_the_subject_goes_first() -> None:
+    from datetime import UTC, datetime
+
+    from recollect_graph.services.search.fusion import fuse
+    from recollect_graph.settings import Settings
+
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+
+    def turn(session: str, relevance: float) -> dict[str, Any]:
+        row = {"id": session, "session_id": session, "created_at": now, "speaker": "user"}
+        row |= {"length": 300, "scope_id": "scope", "owner_id": "kai", "content": "a turn"}
+        return {"entry": row, "relevance": relevance, "relevant": True, "semantic": relevance}
+
+    scored = {
+        "a-alone": turn("a", 0.4),  # sorts first: without the session signal it leads the tie
+        "b-supported": turn("b", 0.4),
+        "b-more": turn("b", 0.3),  # its session comes back to the question
+    }
+    for c in scored.values():
+        c["keyword"] = 0.0
+
+    def order(w_session: float) -> list[str]:
+        s = Settings.from_env(environ={}, w_session=w_session)
+        rows = {eid: {**c["entry"], "id": eid} for eid, c in scored.items()}
+        hits = fuse(s, scored, {}, now, 0.0, 10, "scope", full_records=lambda *_: rows)
+        return [h.entry.id for h in hits]
+
+    assert order(0.0)[:2] == ["a-alone", "b-supported"]  # a tie, by id
+    assert order(Settings().w_session)[:2] == ["b-supported", "a-alone"]  # the default weighs it

@@ -98,7 +98,7 @@ def fuse(
     ``full_records(ids, scope_id)`` reads the records of hits not in ``prefetched``.
     """
     ranked: list[_Ranked] = []
-    support = session_support(scored)  # in every breakdown; it weighs w_session (0)
+    support = session_support(scored)  # in every breakdown; it weighs w_session (0.03)
     best_then = best_said_then(scored, cues_)
     for eid, c in scored.items():
         row = c["entry"]

@@ -35,8 +35,8 @@
    the turn's date or its time words ("four weeks ago", "last Saturday", resolved against
    ``valid_at`` / ``as_of`` / now) point at when the turn was said, and
    1.5 x the question's relevance for the turn right after a matching question (capped at 1);
-   ``session`` (weight ``w_session``, 0 by default: on LongMemEval it cost R@10 0.832 -> 0.822
-   at 0.1) is the best other relevant turn of the turn's session relative to the best candidate;
+   ``session`` (weight ``w_session``, 0.03: a tie-breaker; at 0.1 it cost LongMemEval R@10) is
+   the best other relevant turn of the turn's session relative to the best candidate;
    a conversation turn loses ``w_length x (1 - substance)``, its substance rising (log-scaled)
    from 0 at 20 characters to 1 at ``search_full_turn`` (200): short turns ("Thanks!") rarely
    hold a fact.
