@@ -310,3 +310,38 @@ def test_a_turn_whose_conversation_keeps_to_the_subject_goes_first(
     assert by[first].signals.graph == pytest.approx(by[other].signals.graph, abs=0.005)
     assert by[first].signals.session > by[other].signals.session
     assert order.index(first) < order.index(other)
+
+
+def test_a_named_time_lifts_no_turn_of_the_role_not_asked_about(
+    rg: Recollect, scope_id: str
+) -> None:
+    """ "What did I buy 10 days ago?" asks about the user's words: the assistant's reply of
+    that day, however many of the question's words it has, gets no lift from the time."""
+    asked = datetime(2023, 3, 25, 18, 0, tzinfo=UTC)
+    then = asked - timedelta(days=10)
+    turns = [
+        {
+            "id": "u",
+            "role": "user",
+            "speaker": "user",
+            "text": "I'm looking for new BBQ sauce recipes, I've been making my own from "
+            "scratch. By the way, I just got a smoker today and I can't wait to use it this "
+            "weekend for ribs and brisket with my family.",
+            "at": then,
+        },
+        {
+            "id": "a",
+            "role": "assistant",
+            "speaker": "assistant",
+            "text": "Ways to cut waste at home: reuse glass jars, compost food scraps, carry "
+            "a tote bag, and unplug every kitchen appliance you are not using.",
+            "at": then + timedelta(minutes=1),
+        },
+    ]
+    rg.sessions.add_turns("bbq", turns, scope_id=scope_id, owner_id="kai")
+    q = "What kitchen appliance did I buy 10 days ago?"
+    hits = rg.search(q, scope_id=scope_id, valid_at=asked, touch=False)
+    by = {h.entry.source_id: h for h in hits}
+    assert by["u"].signals.context == 1.0
+    assert "a" not in by or (by["a"].signals.role == 1 and by["a"].signals.context == 0)
+    assert hits[0].entry.source_id == "u"

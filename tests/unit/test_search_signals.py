@@ -163,6 +163,12 @@ def test_a_named_time_lifts_a_turn_by_its_relevance_among_those_said_then() -> N
     assert 0.4 < date_gate(0.1, best) < 0.5
     assert date_gate(0.1, best_said_then({"f": cand(30, 0.1)}, cues_)) == 1.0  # alone then
     assert best_said_then(scored, conversation_cues("What charity event did I do?", asked)) == 0
+    # a question about the user's own doings: the assistant's reply of that day is left out
+    scored["tips"] = cand(30, 0.8)
+    scored["tips"]["entry"]["role"] = "assistant"
+    scored["walk"]["entry"]["role"] = "user"
+    assert best_said_then(scored, cues_) == 0.8
+    assert best_said_then(scored, cues_, wanted_role="user") == 0.46
 
 
 def test_of_two_equal_turns_the_one_whose_session_keeps_to_the_subject_goes_first() -> None:

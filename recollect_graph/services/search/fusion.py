@@ -99,7 +99,7 @@ def fuse(
     """
     ranked: list[_Ranked] = []
     support = session_support(scored)  # in every breakdown; it weighs w_session (0.03)
-    best_then = best_said_then(scored, cues_)
+    best_then = best_said_then(scored, cues_, wanted_role)
     for eid, c in scored.items():
         row = c["entry"]
         g, via = graph.get(eid, (0.0, None))
@@ -108,8 +108,10 @@ def fuse(
         ctx = 0.0 if chunk else context_signal(row, via, g, cues_)
         if not c.get("relevant", True) and g <= 0 and ctx < FLOOR_CONTEXT:
             continue  # below the relevance floor: no neighbour of a hit above it, no cue
-        if cues_[1] and not chunk:  # a named time lifts a turn by its own relevance
-            ctx = context_signal(row, via, g, cues_, date_gate(c["relevance"], best_then))
+        if cues_[1] and not chunk:  # a named time lifts a turn by its own relevance, and
+            # none of the role the question does not ask about ("what did I buy" then)
+            gate = date_gate(c["relevance"], best_then) * (1.0 - other_role(row, wanted_role))
+            ctx = context_signal(row, via, g, cues_, gate)
         if c.get("graph_only") and s.fusion != "rrf":
             c["relevance"] = s.w_semantic * c["semantic"]
         if chunk:

@@ -121,15 +121,23 @@ def context_signal(
     return min(1.0, ctx)
 
 
-def best_said_then(scored: dict[str, dict[str, Any]], cues_: Cues) -> float:
-    """The best relevance among the candidate turns said in a time the query names (0: none)."""
+def best_said_then(
+    scored: dict[str, dict[str, Any]], cues_: Cues, wanted_role: str | None = None
+) -> float:
+    """The best relevance among the candidate turns said in a time the query names (0: none).
+
+    The turns of the role the question does not ask about (:func:`other_role`) are left out.
+    """
     dates = cues_[1]
     best = 0.0
     if not dates:
         return best
     for c in scored.values():
-        at = native(c["entry"].get("valid_from"))
-        if c.get("kind") != "chunk" and isinstance(at, datetime) and cues.date_match(at, dates):
+        row = c["entry"]
+        at = native(row.get("valid_from"))
+        if c.get("kind") == "chunk" or not isinstance(at, datetime) or other_role(row, wanted_role):
+            continue
+        if cues.date_match(at, dates):
             best = max(best, c.get("relevance", 0.0))
     return best
 
@@ -142,7 +150,9 @@ def date_gate(relevance: float, best_then: float) -> float:
     :func:`best_said_then`): among the charity events the one of a month ago comes first, and
     the music festival chat of the same day does not rise above the older charity events. A
     turn alone in that time, however worded, keeps it all; the time always lets a turn pass the
-    relevance floor.
+    relevance floor. (:func:`~recollect_graph.services.search.fusion.fuse` also gives none of
+    it to a turn of the role the question does not ask about: the assistant's reply of that
+    day says nothing of what "I bought 10 days ago".)
     """
     if best_then <= 0:
         return 1.0
