@@ -137,10 +137,10 @@ class Settings(BaseModel):
             ``search_full_turn``; ``session``: a conversation turn whose session holds other
             relevant turns, by the best of them, a tie-breaker at 0.03; ``role``: what a
             user's or assistant's turn loses when the question asks about the other role's
-            words; ``feedback``: for a
-            question that gathers every instance of something, "how many", "in total", "all
-            the", a candidate's similarity to the centroid of the ``search_feedback_hits``
-            candidates nearest the query, pseudo-relevance feedback; ``event``: a person's
+            words; ``feedback``: for a question that gathers every instance of something, "how
+            many", "in total", "all the", a candidate's similarity to the centroid of the
+            ``search_feedback_hits`` candidates nearest the query, pseudo-relevance feedback;
+            ``event``: a person's
             conversation turn that reports something that happened, "I just...", "last
             week", "two days ago", whose relevance rises by ``w_event`` of itself).
         search_feedback_hits: How many of the candidates nearest the query make the feedback

@@ -108,12 +108,12 @@ def fuse(
         ctx = 0.0 if chunk else context_signal(row, via, g, cues_)
         if not c.get("relevant", True) and g <= 0 and ctx < FLOOR_CONTEXT:
             continue  # below the relevance floor: no neighbour of a hit above it, no cue
+        if c.get("graph_only") and s.fusion != "rrf":
+            c["relevance"] = s.w_semantic * c["semantic"]
         if cues_[1] and not chunk:  # a named time lifts a turn by its own relevance, and
             # none of the role the question does not ask about ("what did I buy" then)
             gate = date_gate(c["relevance"], best_then) * (1.0 - other_role(row, wanted_role))
             ctx = context_signal(row, via, g, cues_, gate)
-        if c.get("graph_only") and s.fusion != "rrf":
-            c["relevance"] = s.w_semantic * c["semantic"]
         if chunk:
             strength, quality, usage = hit_kinds.CHUNK_STRENGTH, hit_kinds.CHUNK_QUALITY, 0.0
             score = final_score(s, c["relevance"], strength, quality, 0.0)
