@@ -140,9 +140,9 @@ class Settings(BaseModel):
             words; ``feedback``: for a question that gathers every instance of something, "how
             many", "in total", "all the", a candidate's similarity to the centroid of the
             ``search_feedback_hits`` candidates nearest the query, pseudo-relevance feedback;
-            ``event``: a person's
-            conversation turn that reports something that happened, "I just...", "last
-            week", "two days ago", whose relevance rises by ``w_event`` of itself).
+            ``event``: a person's conversation turn that reports something that happened, "I
+            just...", "last week", "two days ago", whose relevance rises by ``w_event`` of
+            itself).
         search_feedback_hits: How many of the candidates nearest the query make the feedback
             centroid (0: no feedback signal).
         search_gathering_keyword: The share of ``w_keyword`` that a question gathering every

@@ -23,7 +23,7 @@ from recollect_graph.services.search.signals import (
     FLOOR_CONTEXT,
     Cues,
     best_said_then,
-    context_signal,
+    context_parts,
     date_gate,
     other_role,
     session_support,
@@ -105,15 +105,16 @@ def fuse(
         g, via = graph.get(eid, (0.0, None))
         g = min(1.0, g)
         chunk = c.get("kind") == "chunk"
-        ctx = 0.0 if chunk else context_signal(row, via, g, cues_)
-        if not c.get("relevant", True) and g <= 0 and ctx < FLOOR_CONTEXT:
+        cued, said_then = (0.0, 0.0) if chunk else context_parts(row, via, g, cues_)
+        if not c.get("relevant", True) and g <= 0 and cued + said_then < FLOOR_CONTEXT:
             continue  # below the relevance floor: no neighbour of a hit above it, no cue
         if c.get("graph_only") and s.fusion != "rrf":
             c["relevance"] = s.w_semantic * c["semantic"]
-        if cues_[1] and not chunk:  # a named time lifts a turn by its own relevance, and
-            # none of the role the question does not ask about ("what did I buy" then)
-            gate = date_gate(c["relevance"], best_then) * (1.0 - other_role(row, wanted_role))
-            ctx = context_signal(row, via, g, cues_, gate)
+        role = other_role(row, wanted_role)
+        if said_then:  # a named time lifts a turn by its own relevance, and none of the role
+            # the question does not ask about ("what did I buy" then)
+            said_then *= date_gate(c["relevance"], best_then) * (1.0 - role)
+        ctx = min(1.0, cued + said_then)
         if chunk:
             strength, quality, usage = hit_kinds.CHUNK_STRENGTH, hit_kinds.CHUNK_QUALITY, 0.0
             score = final_score(s, c["relevance"], strength, quality, 0.0)
@@ -136,7 +137,6 @@ def fuse(
             1.0 - substance(row.get("length"), s.search_full_turn) if row.get("speaker") else 0.0
         )
         sess = support.get(eid, 0.0)
-        role = other_role(row, wanted_role)
         event = 1.0 if row.get("event") else 0.0
         score = final_score(
             s,

@@ -2,8 +2,8 @@
 
 * :func:`conversation_cues`: the names a query mentions and the times it points at (calendar
   dates, and relative time words resolved against the moment asked).
-* :func:`context_signal`: a turn's context in [0, 1] (its speaker named, its time named, the
-  answer to a matching question).
+* :func:`context_parts`: a turn's context (its speaker named, the answer to a matching
+  question; its time named, which :func:`date_gate` scales by relevance).
 * :func:`without_time_words` and :func:`time_windows`: relative times leave the full-text query
   and, when short, bring in the turns said then (:mod:`.hybrid`, step 1).
 * :func:`session_support`: how much a turn's session keeps coming back to the query.
@@ -101,24 +101,25 @@ def time_windows(cues_: Cues, k: int) -> list[dict[str, datetime]]:
     ]
 
 
-def context_signal(
-    row: dict[str, Any], via: str | None, graph: float, cues_: Cues, date_gate: float = 1.0
-) -> float:
-    """The conversation signal of a turn in [0, 1] (see the module docstring).
+def context_parts(
+    row: dict[str, Any], via: str | None, graph: float, cues_: Cues
+) -> tuple[float, float]:
+    """The two parts of a turn's conversation signal, uncapped.
 
-    ``date_gate`` scales the part for a time the query names (:func:`date_gate`).
+    The signal is their sum, capped at 1, once the second is scaled by :func:`date_gate`.
+    ``(cued, said_then)``: 0.5 when the query names the speaker plus 1.5 x ``graph`` for the
+    answer to a matching question; the turn's match to a time the query names (``date_match``).
     """
     names, dates = cues_
-    ctx = 0.0
+    cued = 0.0
     speaker = row.get("speaker")
     if speaker and names and str(speaker).lower() in names:
-        ctx += 0.5
-    at = native(row.get("valid_from"))
-    if dates and isinstance(at, datetime):
-        ctx += cues.date_match(at, dates) * date_gate
+        cued += 0.5
     if via and via.startswith("answers "):
-        ctx += 1.5 * graph
-    return min(1.0, ctx)
+        cued += 1.5 * graph
+    at = native(row.get("valid_from"))
+    said_then = cues.date_match(at, dates) if dates and isinstance(at, datetime) else 0.0
+    return cued, said_then
 
 
 def best_said_then(
