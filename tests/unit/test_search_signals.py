@@ -111,6 +111,11 @@ def test_only_a_turn_of_the_other_role_is_lowered() -> None:
         "We moved to Lisbon two years ago.",
         "This morning the tomatoes were ripe.",
         "Yesterday my sister called.",
+        "Last Tuesday I ran my first 10k.",
+        "last sat we repainted the shed",
+        "This past weekend we hosted a barbecue.",
+        "The other day a neighbour brought us soup.",
+        "We cleared out the garage over the weekend.",
     ],
 )
 def test_a_turn_that_reports_what_happened_is_an_event(text: str) -> None:
@@ -126,6 +131,8 @@ def test_a_turn_that_reports_what_happened_is_an_event(text: str) -> None:
         "I have a Samsung phone and a power bank.",
         "The agora of Athens was a public square.",  # 'ago' only as a whole word
         "Just be patient with yourself.",
+        "Her last wedding photo hangs in the hall.",  # a weekday's short form only as a word
+        "The last sunset of the trip was orange.",
     ],
 )
 def test_a_turn_that_reports_nothing_is_no_event(text: str) -> None:

@@ -50,6 +50,10 @@ _RELATIVE = frozenset(
 EVENT_REPORT = (
     r"\bI(?:['\u2019]ve| have| had)? (?:just|recently|finally|already)\b"
     r"|\blast (?:week|month|weekend|year|night|time)\b"
+    r"|\blast (?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\b"
+    r"|\b(?:this|the) past (?:week|weekend|month|year|few (?:days|weeks|months))\b"
+    r"|\bthe other (?:day|night|week)\b"
+    r"|\bover the weekend\b"
     r"|\b(?:yesterday|today|tonight)\b"
     r"|\bthis (?:morning|weekend|week|month|year)\b"
     r"|\bago\b"
