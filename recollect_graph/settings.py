@@ -61,6 +61,7 @@ ENV_VARS: dict[str, str] = {
     "RECOLLECT_SEARCH_TURN_CONTEXT": "search_turn_context",
     "RECOLLECT_TURN_CONTEXT_VECTORS": "turn_context_vectors",
     "RECOLLECT_SEARCH_CANDIDATES": "search_candidates",
+    "RECOLLECT_SEARCH_GRAPH_SEEDS": "search_graph_seeds",
     "RECOLLECT_SEARCH_FLOOR": "search_floor",
     "RECOLLECT_SEARCH_LIFECYCLE": "search_lifecycle",
     "RECOLLECT_SEARCH_FULL_TURN": "search_full_turn",
@@ -162,6 +163,10 @@ class Settings(BaseModel):
             the end of the turn before it ("<turn>\n<the turn before>") and stores it as the
             turn's ``context_embedding`` (off: one vector per turn, less embedding work).
         search_candidates: Candidates taken from each index before fusion.
+        search_graph_seeds: The most relevant candidates (above the floor) whose graph
+            neighbours get the graph signal, whatever the search's ``limit``; their neighbours
+            are read up to three per seed. So a search for 5 hits returns the first 5 of the
+            same search for 50.
         search_time_candidates: When a query names a time of at most two months ("four weeks
             ago", "on 8 May", "last month"), this many of the scope's turns said then (the
             nearest to the query) join the candidates (0: off).
@@ -239,6 +244,7 @@ class Settings(BaseModel):
     search_turn_context: float = Field(default=1.5, ge=0, le=10)
     turn_context_vectors: bool = True
     search_candidates: int = Field(default=100, ge=10, le=5000)
+    search_graph_seeds: int = Field(default=10, ge=1, le=200)
     search_lifecycle: Literal["multiply", "add"] = "multiply"
     search_full_turn: int = Field(default=200, ge=21, le=100_000)
     search_time_candidates: int = Field(default=50, ge=0, le=1000)

@@ -407,3 +407,37 @@ def test_feedback_is_the_similarity_to_the_nearest_candidates_centroid(
     for h in with_fb:
         if h.entry.id in base:
             assert h.score > base[h.entry.id].score or h.signals.feedback == 0.0
+
+
+BACKUP_NOTES = [
+    "The nightly database backup runs at 2am and writes to cold storage",
+    "Nightly backups of the database are kept for thirty days",
+    "Restore drills use the database backup taken last night",
+    "The backup of the orders database failed twice this week",
+    "Database snapshots are copied to a second region every night",
+    "Backup encryption keys rotate every quarter",
+    "We compress the database dump before uploading it",
+    "The backup window overlaps with the batch import at night",
+    "Old backups are pruned by a weekly job",
+    "Storage costs went up after we kept more backups",
+    "A failed backup pages the on-call engineer",
+    "The staging database is refreshed from production backups",
+]
+
+
+def test_a_search_for_fewer_hits_is_the_start_of_a_longer_one(rg: Recollect, scope_id: str) -> None:
+    """Asking for 3 hits gives the first 3 of the same search for 20, scores and all: the graph
+    signal comes from the same seeds whatever the limit, so paging never reorders hits."""
+    rg.remember_many([{"content": c} for c in BACKUP_NOTES], scope_id=scope_id, owner_id="kai")
+    query = "when does the nightly database backup run?"
+    flat = rg.search(query, scope_id=scope_id, limit=20, hops=0, touch=False)
+    assert len(flat) >= 9
+    # a hit in the top 3 hangs off the 8th most relevant one
+    target, far_seed = flat[2].entry.id, flat[7].entry.id
+    rg.connect(far_seed, target, "supports", weight=1.0, scope_id=scope_id)
+    long = rg.search(query, scope_id=scope_id, limit=20, touch=False)
+    short = rg.search(query, scope_id=scope_id, limit=3, touch=False)
+    assert {h.entry.id: h for h in long}[target].signals.graph > 0
+    assert [(h.entry.id, h.score, h.signals) for h in short] == [
+        (h.entry.id, h.score, h.signals) for h in long[:3]
+    ]

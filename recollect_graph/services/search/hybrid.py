@@ -22,8 +22,8 @@
    keyword score is under ``search_floor_keyword`` is dropped, unless step 3 finds it next to a
    hit above the floor or it is a turn whose context signal (step 4: the query names its speaker
    or its date) reaches ``FLOOR_CONTEXT``; strength, quality and usage never bring it back.
-3. Graph: entries within ``hops`` edges of the best hits above the floor, or sharing entities
-   with them, get
+3. Graph: entries within ``hops`` edges of the best ``search_graph_seeds`` (10) hits above the
+   floor, or sharing entities with them (the best three per seed by graph signal), get
    ``graph = seed relevance x edge weights``; neighbours that were not candidates join the results.
 4. Final score: ``core x (1 + w_strength*strength + w_quality*score/10 +
    w_usage*log2(1+uses)/log2(101))`` with ``core = relevance x (1 + w_event*event) +
@@ -93,6 +93,8 @@ _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 _OPERATORS = frozenset({"and", "or", "not", "to"})
 #: The times the search statements return as epoch milliseconds (see :func:`epoch_fields`).
 _TIMES = ("created_at", "last_accessed_at", "valid_from")
+#: Graph neighbours read per seed (``search_graph_seeds``): the best by graph signal.
+GRAPH_ROWS_PER_SEED = 3
 #: Records fetched ahead beyond ``limit`` (the likeliest hits by relevance), next to the graph step.
 PREFETCH_EXTRA = 5
 #: The widest vector index window a search asks for when filters leave too few candidates.
@@ -273,9 +275,11 @@ class Search:
         relevant = [c for c in scored.values() if c["relevant"]]
         prefetch: Future[dict[str, dict[str, Any]]] | None = None
         if hops > 0 and relevant:
-            seeds = sorted(relevant, key=lambda c: -c["relevance"])[: max(limit, 5)]
+            # a fixed number of seeds and neighbours: the ranking does not hang on `limit`
+            by_relevance = sorted(relevant, key=lambda c: (-c["relevance"], c["entry"]["id"]))
+            seeds = by_relevance[: s.search_graph_seeds]
             if self.overlap:  # the full records of the likely hits, fetched next to the graph's
-                likely = [c["entry"]["id"] for c in seeds[: limit + PREFETCH_EXTRA]]
+                likely = [c["entry"]["id"] for c in by_relevance[: limit + PREFETCH_EXTRA]]
                 prefetch = self._background().submit(self._full, likely, scope_id)
             for row in self._read_timed(
                 "search/expand",
@@ -290,7 +294,7 @@ class Search:
                 kinds=entry_kinds,
                 now=now,
                 max_fanout=MAX_ENTITY_FANOUT,
-                limit=limit * 3,
+                limit=GRAPH_ROWS_PER_SEED * s.search_graph_seeds,
                 event_pattern=params["event_pattern"],
                 turn_context=params["turn_context"],
             ):
