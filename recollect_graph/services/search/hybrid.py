@@ -23,7 +23,7 @@
    hit above the floor or it is a turn whose context signal (step 4: the query names its speaker
    or its date) reaches ``FLOOR_CONTEXT``; strength, quality and usage never bring it back.
 3. Graph: entries within ``hops`` edges of the best ``search_graph_seeds`` (10) hits above the
-   floor, or sharing entities with them (the best three per seed by graph signal), get
+   floor, or sharing entities with them (the ``3 x search_graph_seeds`` strongest), get
    ``graph = seed relevance x edge weights``; neighbours that were not candidates join the results.
 4. Final score: ``core x (1 + w_strength*strength + w_quality*score/10 +
    w_usage*log2(1+uses)/log2(101))`` with ``core = relevance x (1 + w_event*event) +
@@ -93,7 +93,7 @@ _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 _OPERATORS = frozenset({"and", "or", "not", "to"})
 #: The times the search statements return as epoch milliseconds (see :func:`epoch_fields`).
 _TIMES = ("created_at", "last_accessed_at", "valid_from")
-#: Graph neighbours read per seed (``search_graph_seeds``): the best by graph signal.
+#: Graph neighbours read, per seed of ``search_graph_seeds``: the strongest of them all.
 GRAPH_ROWS_PER_SEED = 3
 #: Records fetched ahead beyond ``limit`` (the likeliest hits by relevance), next to the graph step.
 PREFETCH_EXTRA = 5
