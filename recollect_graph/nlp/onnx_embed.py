@@ -350,6 +350,8 @@ class OnnxModel:
         self.max_seq_length = max_seq_length(source)
         self.tokenizer = _tokenizer(source, self.max_seq_length)
         self.dimension = int(self.session.get_outputs()[0].shape[-1])
+        #: The inputs the graph takes: a model without token types (MPNet, RoBERTa) has none.
+        self.inputs = frozenset(i.name for i in self.session.get_inputs())
 
     def encode(self, texts: Sequence[str], batch_size: int = 64) -> Any:
         """Unit-length float32 vectors (a numpy array, one row per text, in order).
@@ -362,7 +364,8 @@ class OnnxModel:
         out = np.zeros((len(texts), self.dimension), dtype=np.float32)
         for start in range(0, len(order), batch_size):
             idx = order[start : start + batch_size]
-            feed = _encode_batch(self.tokenizer, [texts[i] for i in idx])
+            batch = _encode_batch(self.tokenizer, [texts[i] for i in idx])
+            feed = {k: v for k, v in batch.items() if k in self.inputs}
             vec = self.session.run(None, feed)[0]
             norm = np.linalg.norm(vec, axis=1, keepdims=True)
             out[idx] = vec / np.maximum(norm, 1e-12)

@@ -1,4 +1,5 @@
-"""Choosing the embedder backend and the ONNX export cache (the export itself: integration)."""
+"""Choosing the embedder backend, the ONNX export cache, and exporting a model without token
+types (the real model's export: integration)."""
 
 from __future__ import annotations
 
@@ -142,3 +143,40 @@ def test_auto_falls_back_to_torch_with_the_reason_when_onnx_cannot_be_used(
     assert gpu._load_onnx(str(tmp_path)) is None
     assert gpu.fallback_reason is not None and "CPU" in gpu.fallback_reason
     assert not (tmp_path / "embedder-onnx").exists()
+
+
+def _tiny_mpnet(base: Path) -> Path:
+    """A two-layer MPNet with random weights and the packaged MiniLM's tokenizer (an MPNet takes
+    no token types, unlike the BERT of all-MiniLM-L6-v2)."""
+    import torch
+    import transformers
+
+    from recollect_graph.nlp.embedder import resolve_model_path
+
+    source = Path(resolve_model_path("all-MiniLM-L6-v2"))
+    _model_dir(base)
+    (base / "1_Pooling" / "config.json").write_text(
+        json.dumps({"word_embedding_dimension": 32, "pooling_mode_mean_tokens": True})
+    )
+    (base / "tokenizer.json").write_bytes((source / "tokenizer.json").read_bytes())
+    torch.manual_seed(0)
+    cfg = transformers.MPNetConfig(
+        vocab_size=30527,
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=514,
+    )
+    transformers.MPNetModel(cfg).save_pretrained(str(base))
+    return base
+
+
+def test_a_model_without_token_types_exports_and_encodes(tmp_path: Path) -> None:
+    model = _tiny_mpnet(tmp_path / "mpnet")
+    info = ensure_export(model, tmp_path / "cache")
+    onnx = onnx_embed.OnnxModel(info.model_file, model)
+    assert "token_type_ids" not in onnx.inputs
+    vecs = onnx.encode(["hello world", "Caroline went to the support group on 7 May."])
+    assert vecs.shape == (2, 32)
+    assert info.parity_mean > 0.95  # int8 of random weights still tracks the float model
