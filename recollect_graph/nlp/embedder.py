@@ -139,7 +139,7 @@ class Embedder:
 
     def _dimension_from_config(self) -> int | None:
         try:
-            path = Path(resolve_model_path(self.model_name, self._cache_root()))
+            path = Path(resolve_model_path(self.model_name, self.cache_dir))
         except ModelUnavailable:
             raise
         modules = path / "modules.json"
@@ -171,9 +171,7 @@ class Embedder:
         if self._hf_tokenizer is None:
             from transformers import AutoTokenizer
 
-            tok = AutoTokenizer.from_pretrained(
-                resolve_model_path(self.model_name, self._cache_root())
-            )
+            tok = AutoTokenizer.from_pretrained(resolve_model_path(self.model_name, self.cache_dir))
             tok.model_max_length = model.max_seq_length
             self._hf_tokenizer = tok
         return self._hf_tokenizer
@@ -183,7 +181,7 @@ class Embedder:
             return self._model
         with self._lock:
             if self._model is None:
-                path = resolve_model_path(self.model_name, self._cache_root())
+                path = resolve_model_path(self.model_name, self.cache_dir)
                 os.environ.setdefault("HF_HUB_OFFLINE", "1")
                 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
                 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
