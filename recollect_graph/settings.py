@@ -164,9 +164,9 @@ class Settings(BaseModel):
             turn's ``context_embedding`` (off: one vector per turn, less embedding work).
         search_candidates: Candidates taken from each index before fusion.
         search_graph_seeds: The most relevant candidates (above the floor) whose graph
-            neighbours get the graph signal, whatever the search's ``limit``; the three times
-            as many strongest neighbours are read. So a search for 5 hits returns the first 5 of the
-            same search for 50.
+            neighbours get the graph signal, whatever the search's ``limit``; the strongest
+            ``3 x search_graph_seeds`` of their neighbours are read. So a search for 5 hits
+            returns the first 5 of the same search for 50.
         search_time_candidates: When a query names a time of at most two months ("four weeks
             ago", "on 8 May", "last month"), this many of the scope's turns said then (the
             nearest to the query) join the candidates (0: off).
