@@ -233,6 +233,26 @@ def test_a_question_about_a_speaker_finds_what_they_said(rg: Recollect, scope_id
     assert short and all(h.signals.brevity == 1.0 for h in short)
 
 
+def test_of_two_people_a_question_names_the_one_it_asks_about_speaks_first(
+    rg: Recollect, scope_id: str
+) -> None:
+    turns = [
+        {
+            "id": "b1",
+            "speaker": "Ben",
+            "text": "My garden is finally blooming: tomatoes, basil and tall sunflowers.",
+        },
+        {"id": "a1", "speaker": "Ana", "text": "Your garden looks wonderful, Ben!"},
+        {"id": "b2", "speaker": "Ben", "text": "Thanks! Want to come over for dinner?"},
+    ]
+    rg.sessions.add_turns("chat-garden", turns, scope_id=scope_id, owner_id="kai")
+    asked = rg.search("What did Ana say about Ben's garden?", scope_id=scope_id, touch=False)
+    assert asked[0].entry.source_id == "a1"
+    assert {h.entry.source_id: h.signals.context for h in asked}["a1"] > 0
+    told = rg.search("How does Ben describe the garden Ana saw?", scope_id=scope_id, touch=False)
+    assert told[0].entry.source_id == "b1"
+
+
 def test_a_question_about_the_asker_or_the_assistant_finds_that_role_s_turns(
     rg: Recollect, scope_id: str
 ) -> None:

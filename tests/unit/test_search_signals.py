@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -12,8 +13,12 @@ from recollect_graph.services.search.signals import (
     EVENT_PATTERN,
     EVENT_REPORT,
     asked_of,
+    context_parts,
+    conversation_cues,
     other_role,
     session_support,
+    to_speaker,
+    who_speaks,
 )
 
 
@@ -207,3 +212,38 @@ def test_of_two_equal_turns_the_one_whose_session_keeps_to_the_subject_goes_firs
 
     assert order(0.0)[:2] == ["a-alone", "b-supported"]  # a tie, by id
     assert order(Settings().w_session)[:2] == ["b-supported", "a-alone"]  # the default weighs it
+
+
+@pytest.mark.parametrize(
+    ("question", "speaks"),
+    [
+        ("What did Priya say about Tomas's new bakery?", {"priya"}),
+        ("How does Tomas describe the flat that Priya rented?", {"tomas"}),
+        ("Why might Priya worry about Tomas's knee?", {"priya"}),
+        ("According to Tomas, what makes Priya a good climber?", {"tomas"}),
+        # several people are the subject, or the form is not there: every name stays
+        ("Did Priya and Tomas both take up rowing?", {"priya", "tomas"}),
+        ("What hobbies do Tomas and Priya share?", {"priya", "tomas"}),
+        ("What prompted Priya and Tomas to move?", {"priya", "tomas"}),
+        ("What did Priya's brother tell Tomas?", {"priya", "tomas"}),
+        # one name: nothing to choose
+        ("What did Priya bake last week?", {"priya"}),
+    ],
+)
+def test_of_two_people_named_the_one_whose_words_answer_is_chosen(
+    question: str, speaks: set[str]
+) -> None:
+    names, dates = conversation_cues(question, datetime(2024, 5, 1, tzinfo=UTC))
+    turns = {who: {"entry": {"speaker": who.title()}} for who in ("priya", "tomas")}
+    cues_ = to_speaker((names, dates), who_speaks(question, names), turns)
+    # the context signal lifts that person's turns only
+    cued = {who: context_parts(turns[who]["entry"], None, 0.0, cues_)[0] for who in turns}
+    assert {who for who, c in cued.items() if c > 0} == speaks
+
+
+def test_a_named_subject_who_does_not_speak_leaves_every_name() -> None:
+    question = "What did Jonas go through before meeting Priya?"
+    names, dates = conversation_cues(question, datetime(2024, 5, 1, tzinfo=UTC))
+    assert who_speaks(question, names) == "jonas"
+    speakers = {w: {"entry": {"speaker": w}} for w in ("Priya", "Tomas")}
+    assert to_speaker((names, dates), "jonas", speakers)[0] == names

@@ -2,6 +2,8 @@
 
 * :func:`conversation_cues`: the names a query mentions and the times it points at (calendar
   dates, and relative time words resolved against the moment asked).
+* :func:`who_speaks`: of several people a question names, the one whose words answer it ("what
+  did Jon say about Gina's store": Jon).
 * :func:`context_parts`: a turn's context (its speaker named, the answer to a matching
   question; its time named, which :func:`date_gate` scales by relevance).
 * :func:`without_time_words` and :func:`time_windows`: relative times leave the full-text query
@@ -62,6 +64,54 @@ EVENT_REPORT = (
 EVENT_PATTERN = "(?is).*(?:" + EVENT_REPORT + ").*"
 #: The names a query mentions and the time windows it names (with their granularity).
 Cues = tuple[set[str], list[tuple[cues.TimeWindow, str]]]
+#: The first auxiliary of a question, before its subject ("what *did* Jon say", "how *does*
+#: Gina describe ...", "*has* Maria ever ...").
+_AUXILIARY = re.compile(
+    r"\b(?i:did|does|do|has|have|had|is|was|were|are|will|would|can|could|should|might|may|"
+    r"must)\b"
+)
+#: A name right after that auxiliary, whole: not a possessive ("did Jon's team") nor the first
+#: of several joined ("did Jon and Gina").
+_SUBJECT = re.compile(r"\s+([A-Z][a-z]{1,20})\b(?!['\u2019]s\b|\s+(?:and|or|&)\b|\s*,)")
+#: "According to Gina, ...": whose account the question asks for.
+_ACCORDING = re.compile(r"\b(?i:according to)\s+([A-Z][a-z]{1,20})\b")
+
+
+def who_speaks(query: str, names: set[str]) -> str | None:
+    """Of the ``names`` (lower case) a question mentions, the one whose own words answer it.
+
+    A question naming two people usually asks what one of them said or did to or about the
+    other: "What did Jon say about Gina's progress?", "What does Melanie think about Caroline's
+    decision?", "According to Gina, what makes Jon a good mentor?". English puts that person
+    right after the question's first auxiliary ("did", "does", "has", ...) or after "according
+    to". None when the question names fewer than two, its subject is several people ("did Jon
+    and Gina both ...", "what do Melanie and Caroline ..."), or it has no such form.
+    """
+    if len(names) < 2:
+        return None
+    said = _ACCORDING.search(query)
+    if said is None:
+        aux = _AUXILIARY.search(query)
+        said = _SUBJECT.match(query, aux.end()) if aux else None
+    if said is not None and said.group(1).lower() in names:
+        return said.group(1).lower()
+    return None
+
+
+def to_speaker(cues_: Cues, speaker: str | None, scored: dict[str, dict[str, Any]]) -> Cues:
+    """``cues_`` narrowed to ``speaker`` (:func:`who_speaks`) when they speak in ``scored``.
+
+    The context signal then lifts that person's turns, not the other's. A name that speaks in
+    none of them (someone the two talk about: "what did Jean go through before meeting
+    Maria?") leaves every name.
+    """
+    if speaker is None:
+        return cues_
+    for c in scored.values():
+        said_by = c["entry"].get("speaker")
+        if said_by and str(said_by).lower() == speaker:
+            return {speaker}, cues_[1]
+    return cues_
 
 
 def conversation_cues(query: str, moment: datetime) -> Cues:
