@@ -4,7 +4,10 @@
 //   skipped; at most 50 neighbours per seed and kind: the first 50 paths, and the 50 that share
 //   the most entities, ties by id) and, for conversation turns between
 //   people, the turns right before and after (NEXT; the turn after a question "answers" it and
-//   gets the full seed relevance). An assistant's turn neither seeds nor receives this: in a
+//   gets the full seed relevance) and the speaker's reply to a follow-up question the other
+//   asked about the seed ("We went to the memorial." - "How did the kids react?" - "They were
+//   awestruck.": it "answers" that question with half the seed's relevance). An assistant's
+//   turn neither seeds nor receives this: in a
 //   chat with an assistant every reply follows a request, so being next to one says nothing.
 //   The same scope and currency filters as candidates. Each neighbour gets the best
 //   seed relevance times its path factor, the relation it came by, and its cosine to the query
@@ -39,6 +42,12 @@ CALL (h, seed) {
   WITH h, n, seed, startNode(r) = h AND h.content CONTAINS '?' AS answers
   RETURN n, seed.relevance * CASE WHEN answers THEN 1.0 ELSE 0.5 END AS g,
          CASE WHEN answers THEN 'answers ' ELSE 'next to ' END + h.id AS via
+  UNION
+  MATCH (h)-[:NEXT]->(q:Entry)-[:NEXT]->(n:Entry)
+  WHERE h.speaker IS NOT NULL AND n.speaker = h.speaker AND q.speaker <> h.speaker
+    AND coalesce(h.speaker_role, '') <> 'assistant' AND coalesce(q.speaker_role, '') <> 'assistant'
+    AND q.content CONTAINS '?'
+  RETURN n, seed.relevance * 0.5 AS g, 'answers ' + q.id AS via
 }
 WITH n, g, via
 WHERE n.scope_id = $scope_id

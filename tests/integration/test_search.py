@@ -253,6 +253,43 @@ def test_of_two_people_a_question_names_the_one_it_asks_about_speaks_first(
     assert told[0].entry.source_id == "b1"
 
 
+def test_the_reply_to_a_follow_up_question_is_found_with_the_story_it_answers(
+    rg: Recollect, scope_id: str
+) -> None:
+    story = [
+        ("Omar", "Last Sunday I took my nephews to the naval museum by the harbour."),
+        ("Nadia", "Oh nice! How did they find it?"),
+        ("Omar", "They were speechless, honestly."),
+    ]
+    # more turns about the museum and the nephews than search takes as graph seeds (10), so the
+    # follow-up question itself is no seed
+    chatter = [
+        ("Nadia", "The naval museum has a new submarine exhibit, I read."),
+        ("Omar", "My nephews collect model ships from every museum shop."),
+        ("Nadia", "The harbour museum cafe does great coffee."),
+        ("Omar", "The museum guide told the nephews about old naval battles."),
+        ("Nadia", "My niece wants to visit the naval museum too."),
+        ("Omar", "The nephews asked about the museum's cannons all week."),
+        ("Nadia", "Is the naval museum open on holidays?"),
+        ("Omar", "Tickets to the museum were cheap for the nephews."),
+        ("Nadia", "The museum by the harbour used to be a shipyard."),
+        ("Omar", "My nephews saw a naval parade at the harbour once."),
+        ("Nadia", "The museum shop sells naval maps."),
+        ("Omar", "Next time the nephews want the maritime museum in Leith."),
+    ]
+    turns = [
+        {"id": f"m{i}", "speaker": who, "text": text}
+        for i, (who, text) in enumerate(chatter[:6] + story + chatter[6:])
+    ]
+    rg.sessions.add_turns("chat-museum", turns, scope_id=scope_id, owner_id="kai")
+    hits = rg.search("How did Omar's nephews like the naval museum?", scope_id=scope_id, limit=20)
+    by_id = {h.entry.source_id: h for h in hits}
+    # the reply (m8) shares no word with the question: it is reached from the story (m6)
+    # through the follow-up question it answers (m7), and ranks above that question
+    assert by_id["m8"].via == f"answers {by_id['m7'].entry.id}"
+    assert by_id["m8"].score > by_id["m7"].score
+
+
 def test_a_question_about_the_asker_or_the_assistant_finds_that_role_s_turns(
     rg: Recollect, scope_id: str
 ) -> None:
