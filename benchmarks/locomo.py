@@ -37,6 +37,7 @@ import numpy.typing as npt
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks import locomo_eval as le
+from benchmarks import locomo_split
 from benchmarks.retrieval import (
     _unit,
     add_output_options,
@@ -302,6 +303,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         },
         "variants": {v.name: {"settings": v.settings, "options": v.options} for v in variants},
         "evidence": evidence.as_dict(),
+        "split": locomo_split.report(
+            by_sample, systems, [] if args.no_baselines else list(BASELINES)
+        ),
         "off_topic": off_topic_summary(off_topic),
         "ingest": ingest,
         "systems": {
@@ -391,6 +395,8 @@ def table(result: dict[str, Any]) -> str:
             )
             first = False
     lines.append("")
+    if "split" in result:
+        lines += [*locomo_split.lines(result["split"]), ""]
     for name, sysres in systems.items():
         if "latency_ms" in sysres:
             lat = sysres["latency_ms"]

@@ -64,6 +64,7 @@ from benchmarks.retrieval import (
     run_id,
     write_details,
 )
+from benchmarks.stats import difference_text
 from recollect_graph import Recollect
 from recollect_graph.analysis import locomo_eval as le
 from recollect_graph.nlp.embedder import Embedder
@@ -385,6 +386,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "embedded_afresh": cached.misses,
         },
         "off_topic": off_topic_summary(off_topic),
+        "margins": lme.margins(rows, [b for b in BASELINES if b in rows]),
         "systems": {
             name: {
                 "summary": summarize(rows[name]),
@@ -437,6 +439,13 @@ def table(result: dict[str, Any]) -> str:
                 f" {m['hit@5']:>6.3f} {m['all@5']:>6.3f} {m['all@10']:>6.3f}"
             )
             label = ""
+    lines.append("")
+    for part, leads in result.get("margins", {}).items():
+        for d in leads:
+            lines.append(
+                f"{part}: ours - {d['best']} (the best baseline), {d['figure']}: "
+                f"{difference_text(d)} over {d['n']} questions"
+            )
     lines.append("")
     for name, res in systems.items():
         if "latency_ms" in res:

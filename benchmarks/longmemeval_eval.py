@@ -26,6 +26,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from benchmarks.stats import paired_difference
+
 #: The question types of the file (abstention questions are left out of the dev half).
 TYPES = (
     "single-session-user",
@@ -213,4 +215,49 @@ def score_session_order(sessions: Sequence[str], gold: Sequence[str]) -> dict[st
         top = set(sessions[:k])
         out[f"hit@{k}"] = float(bool(want & top)) if want else 0.0
         out[f"all@{k}"] = float(want <= top) if want else 0.0
+    return out
+
+
+#: The figures issue 21 asks ours to lead the best baseline by (0.05): turn R@10, session All@5.
+MARGIN_FIGURES = ("r@10", "all@5")
+
+
+def margins(
+    rows: Mapping[str, Sequence[tuple[Question, Mapping[str, float]]]],
+    baselines: Sequence[str],
+    first: str = "ours",
+) -> dict[str, list[dict[str, Any]]]:
+    """``first``'s lead over the best baseline, per figure, overall and in each half.
+
+    The best baseline is chosen per part and figure (by its mean); the lead is a paired
+    bootstrap over the part's questions (:func:`benchmarks.stats.paired_difference`).
+
+    Args:
+        rows: ``{system: [(question, metrics), ...]}``, every system's rows in the same
+            question order.
+        baselines: The systems to lead.
+        first: The system leading.
+
+    Returns:
+        ``{"overall": [...], "half A": [...], "half B": [...]}``, each a list of
+        ``{"figure", "best", "diff", "lo", "hi", "p_not_better", "n"}``; parts without questions
+        and a run without baselines give nothing.
+    """
+    out: dict[str, list[dict[str, Any]]] = {}
+    present = [b for b in baselines if rows.get(b)]
+    if first not in rows or not present:
+        return out
+    for part in ("overall", "half A", "half B"):
+        keep = [part == "overall" or f"half {q.half}" == part for q, _ in rows[first]]
+        if not any(keep):
+            continue
+
+        def values(system: str, figure: str, keep: list[bool] = keep) -> list[float]:
+            return [m[figure] for (_, m), k in zip(rows[system], keep, strict=True) if k]
+
+        out[part] = []
+        for figure in MARGIN_FIGURES:
+            best = max(present, key=lambda b: sum(values(b, figure)))
+            diff = paired_difference(values(first, figure), values(best, figure))
+            out[part].append({"figure": figure, "best": best, **diff})
     return out

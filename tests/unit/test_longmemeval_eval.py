@@ -118,3 +118,29 @@ def test_asked_at_is_never_before_the_haystack(questions: list[lme.Question]) ->
         answer_sessions=(),
     )
     assert late.asked_at == datetime(2023, 5, 20, 18, 47, tzinfo=UTC)
+
+
+def test_the_lead_over_the_best_baseline_is_measured_per_half() -> None:
+    def q(i: int, half: str) -> lme.Question:
+        return lme.Question(
+            f"q{i}", "multi-session", "?", "", datetime(2023, 5, 1, tzinfo=UTC), (), (), half
+        )
+
+    qs = [q(i, "A" if i < 30 else "B") for i in range(60)]
+
+    def rows(r10: list[float], all5: list[float]) -> list[tuple[lme.Question, dict[str, float]]]:
+        return [(x, {"r@10": a, "all@5": b}) for x, a, b in zip(qs, r10, all5, strict=True)]
+
+    ours = rows([1.0] * 60, [1.0] * 30 + [0.0] * 30)
+    bm25 = rows([0.5] * 60, [0.0] * 60)
+    dense = rows([0.0] * 30 + [0.9] * 30, [1.0] * 60)
+    leads = lme.margins({"ours": ours, "bm25": bm25, "dense": dense}, ["bm25", "dense", "rrf"])
+    assert list(leads) == ["overall", "half A", "half B"]
+    by = {(part, d["figure"]): d for part, ds in leads.items() for d in ds}
+    # the best baseline is chosen per half and figure
+    assert by[("half A", "r@10")]["best"] == "bm25" and by[("half A", "r@10")]["diff"] == 0.5
+    assert by[("half B", "r@10")]["best"] == "dense"
+    assert by[("half B", "r@10")]["diff"] == pytest.approx(0.1)
+    assert by[("half B", "all@5")]["diff"] == -1.0 and by[("half B", "all@5")]["n"] == 30
+    assert by[("half A", "all@5")]["p_not_better"] == 1.0  # level with dense: no lead
+    assert lme.margins({"ours": ours}, ["bm25"]) == {}
