@@ -27,7 +27,6 @@ from recollect_graph.services.search.signals import (
     date_gate,
     other_role,
     session_support,
-    to_speaker,
 )
 from recollect_graph.settings import Settings
 
@@ -93,15 +92,12 @@ def fuse(
     full_records: Callable[[list[str], str], dict[str, dict[str, Any]]],
     prefetched: dict[str, dict[str, Any]] | None = None,
     wanted_role: str | None = None,
-    speaker: str | None = None,
 ) -> list[Hit]:
     """Final scores from slim rows; full records are fetched only for the hits returned.
 
-    ``full_records(ids, scope_id)`` reads the records of hits not in ``prefetched``;
-    ``speaker`` is the person whose words the question asks for (:func:`who_speaks`).
+    ``full_records(ids, scope_id)`` reads the records of hits not in ``prefetched``.
     """
     ranked: list[_Ranked] = []
-    cues_ = to_speaker(cues_, speaker, scored)
     support = session_support(scored)  # in every breakdown; it weighs w_session (0.03)
     best_then = best_said_then(scored, cues_, wanted_role)
     for eid, c in scored.items():

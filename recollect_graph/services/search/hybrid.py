@@ -84,6 +84,7 @@ from recollect_graph.services.search.signals import (
     asked_of,
     conversation_cues,
     time_windows,
+    to_speaker,
     who_speaks,
     without_time_words,
 )
@@ -328,11 +329,10 @@ class Search:
             min_score,
             limit,
             scope_id,
-            cues_,
+            to_speaker(cues_, who_speaks(query, cues_[0]), scored),
             full_records=self._full,
             prefetched=prefetch.result() if prefetch is not None else None,
             wanted_role=wanted_role,
-            speaker=who_speaks(query, cues_[0]),
         )
         used = [h.entry.id for h in hits if h.kind != "chunk"]
         if touch and used:  # bookkeeping: a lock race drops it, never the search
