@@ -166,6 +166,9 @@ class Signals(Record):
     feedback, weighted by ``w_feedback``).
     ``event``: 1 for a person's conversation turn that reports something that happened ("I
     just signed...", "last weekend", "two days ago"): its relevance rises by ``w_event`` of itself.
+    ``named``: 1 for a person's conversation turn that names someone or somewhere, when the
+    question asks who or where ("Who did John go to yoga with?"): its relevance rises by
+    ``w_name`` of itself.
     """
 
     semantic: float = 0.0
@@ -180,6 +183,7 @@ class Signals(Record):
     role: float = 0.0
     feedback: float = 0.0
     event: float = 0.0
+    named: float = 0.0
 
 
 class Hit(Record):

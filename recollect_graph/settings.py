@@ -55,6 +55,7 @@ ENV_VARS: dict[str, str] = {
     "RECOLLECT_W_ROLE": "w_role",
     "RECOLLECT_W_FEEDBACK": "w_feedback",
     "RECOLLECT_W_EVENT": "w_event",
+    "RECOLLECT_W_NAME": "w_name",
     "RECOLLECT_SEARCH_FEEDBACK_HITS": "search_feedback_hits",
     "RECOLLECT_SEARCH_GATHERING_KEYWORD": "search_gathering_keyword",
     "RECOLLECT_SEARCH_GATHERING_FRAME": "search_gathering_frame",
@@ -131,7 +132,7 @@ class Settings(BaseModel):
         fusion: How search combines signals: ``weighted`` (a weighted sum of normalised
             signals, Lore's method) or ``rrf`` (reciprocal rank fusion of the relevance signals).
         w_semantic, w_keyword, w_graph, w_strength, w_quality, w_usage, w_context, w_length,
-            w_session, w_role, w_feedback, w_event: Fusion
+            w_session, w_role, w_feedback, w_event, w_name: Fusion
             weights (``context``: conversation turns whose speaker or date the query names, and
             the turn right after a matching question; ``length``: what a conversation turn
             loses for being short, in full at 20 characters or fewer, nothing from
@@ -143,6 +144,8 @@ class Settings(BaseModel):
             ``search_feedback_hits`` candidates nearest the query, pseudo-relevance feedback;
             ``event``: a person's conversation turn that reports something that happened, "I
             just...", "last week", "two days ago", whose relevance rises by ``w_event`` of
+            itself; ``name``: for a question asking who or where, a person's conversation
+            turn that names someone or somewhere, whose relevance rises by ``w_name`` of
             itself).
         search_feedback_hits: How many of the candidates nearest the query make the feedback
             centroid (0: no feedback signal).
@@ -238,6 +241,7 @@ class Settings(BaseModel):
     w_role: float = Field(default=0.1, ge=0)
     w_feedback: float = Field(default=0.1, ge=0)
     w_event: float = Field(default=0.15, ge=0)
+    w_name: float = Field(default=0.3, ge=0)
     search_feedback_hits: int = Field(default=3, ge=0, le=50)
     search_gathering_keyword: float = Field(default=0.6, ge=0, le=1)
     search_gathering_frame: bool = True

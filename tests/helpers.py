@@ -86,6 +86,7 @@ def candidate_params(vector: list[float], scope_id: str, **overrides: Any) -> di
         "feedback_k": 0,
         "event_pattern": None,
         "turn_context": 0.0,
+        "want_text": False,
         "include_superseded": False,
         "include_deleted": False,
         "now": datetime.now(UTC),

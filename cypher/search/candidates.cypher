@@ -16,7 +16,7 @@
 //   (its valid_from, or its creation when it has none, at or before it; its valid_to after it;
 //   an entry retired since counts, it was true then). Times compare with $valid_at, else
 //   $as_of, else $now.
-// Params: $vector (list of floats), $vector_unnamed (list of floats or null), $lucene (string or null), $terms (list of escaped lower-case words), $names (list of lower-case names), $k (int: hits per index), $scope_clause (string: the required-scope prefix of the full-text query, services/kernel/fulltext.py), $scope_id (string), $entry_types (list or null), $tags (list or null), $source_types (list or null), $created_after (datetime or null), $as_of (datetime or null), $valid_at (datetime or null), $kinds (list of 'entry'/'turn', or null: both), $time_windows (list of maps: start, end (datetimes); [] for none), $k_time (int: turns per search from the windows), $include_superseded (bool), $include_deleted (bool), $now (datetime), $feedback_k (int: how many of the nearest candidates make the feedback centroid; 0: none), $event_pattern (string: a Java regular expression of a whole text, services/search/signals.py EVENT_REPORT), $turn_context (float: the weight of a turn's context vector in its semantic score, 0: none)
+// Params: $vector (list of floats), $vector_unnamed (list of floats or null), $lucene (string or null), $terms (list of escaped lower-case words), $names (list of lower-case names), $k (int: hits per index), $scope_clause (string: the required-scope prefix of the full-text query, services/kernel/fulltext.py), $scope_id (string), $entry_types (list or null), $tags (list or null), $source_types (list or null), $created_after (datetime or null), $as_of (datetime or null), $valid_at (datetime or null), $kinds (list of 'entry'/'turn', or null: both), $time_windows (list of maps: start, end (datetimes); [] for none), $k_time (int: turns per search from the windows), $include_superseded (bool), $include_deleted (bool), $now (datetime), $feedback_k (int: how many of the nearest candidates make the feedback centroid; 0: none), $event_pattern (string: a Java regular expression of a whole text, services/search/signals.py EVENT_REPORT), $turn_context (float: the weight of a turn's context vector in its semantic score, 0: none), $want_text (bool: return a person's turn's text, for a question asking who or where, services/search/answers.py)
 // Returns: one row: rows (a list of maps, one per candidate: a search reads hundreds, and one
 //   list of plain maps decodes several times faster than as many records), each with id,
 //   created_at, last_accessed_at (epoch milliseconds: the driver builds a DateTime in ~57 us),
@@ -120,5 +120,8 @@ RETURN [c IN cs | {id: c.e.id, created_at: c.e.created_at.epochMillis,
                    speaker: c.e.speaker, role: c.e.speaker_role,
                    valid_from: c.e.valid_from.epochMillis, session_id: c.e.session_id,
                    length: size(c.e.content), unnamed: c.unnamed,
+                   text: CASE WHEN $want_text AND c.e.speaker IS NOT NULL
+                                   AND coalesce(c.e.speaker_role, '') <> 'assistant'
+                              THEN c.e.content END,
                    event: c.e.speaker IS NOT NULL AND coalesce(c.e.speaker_role, '') <> 'assistant'
                           AND c.e.content =~ $event_pattern}] AS rows

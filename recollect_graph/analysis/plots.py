@@ -29,6 +29,7 @@ SIGNAL_WEIGHTS: dict[str, str] = {
     "role": "w_role",
     "feedback": "w_feedback",
     "event": "w_event",
+    "named": "w_name",
 }
 #: The signals that lower a score (drawn left of zero).
 LOWERS = ("brevity", "role")
@@ -50,6 +51,7 @@ SIGNAL_COLOURS = dict(
             "#d62728",
             "#aec7e8",
             "#ffbb78",
+            "#98df8a",
         ],
         strict=True,
     )
@@ -65,7 +67,8 @@ def _plt() -> Any:
         ) from e
 
 
-#: The signals of a hit's relevance (``event`` adds ``w_event`` of their sum).
+#: The signals of a hit's relevance (``event`` adds ``w_event`` of their sum, ``named``
+#: ``w_name``).
 RELEVANCE = ("semantic", "keyword", "feedback")
 #: The signals that multiply the relevance core (``search_lifecycle="multiply"``).
 LIFECYCLE = ("strength", "quality", "usage")
@@ -74,8 +77,9 @@ LIFECYCLE = ("strength", "quality", "usage")
 def contributions(hit: Hit, settings: Settings | None = None) -> dict[str, float]:
     """What each signal added to a hit's score (weighted fusion; brevity and role negative).
 
-    The relevance signals add their value times their weight to the core (``event`` its weight
-    times the relevance, when the hit is a turn that reports an event); with
+    The relevance signals add their value times their weight to the core (``event`` and
+    ``named`` their weight times the relevance, when the hit is a turn that reports an event or,
+    for a question asking who or where, names someone or somewhere); with
     ``search_lifecycle="multiply"`` (the default) a lifecycle signal adds ``core x weight x
     value``, so the parts sum to the score; with ``"add"`` it adds ``weight x value``.
     """
@@ -86,7 +90,9 @@ def contributions(hit: Hit, settings: Settings | None = None) -> dict[str, float
     }
     for name in LOWERS:
         out[name] = -out[name]
-    out["event"] *= max(0.0, sum(out[name] for name in RELEVANCE))  # w_event of the relevance
+    rel = max(0.0, sum(out[name] for name in RELEVANCE))
+    out["event"] *= rel  # w_event of the relevance
+    out["named"] *= rel  # w_name of the relevance
     if s.search_lifecycle == "multiply":
         core = max(0.0, sum(v for name, v in out.items() if name not in LIFECYCLE))
         for name in LIFECYCLE:

@@ -39,9 +39,10 @@ def test_remember_then_search_with_breakdown(run: Any, scope_id: str) -> None:
         "role",
         "feedback",
         "event",
+        "named",
     }
     assert signals["brevity"] == 0 and signals["session"] == 0  # an entry, not a turn
-    assert signals["event"] == 0  # an entry, not a person's turn
+    assert signals["event"] == 0 and signals["named"] == 0  # an entry, not a person's turn
     assert signals["role"] == 0 and signals["feedback"] == 0  # one fact asked: no feedback
     assert signals["semantic"] > 0 and hits[0]["score"] > 0
 

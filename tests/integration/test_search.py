@@ -12,6 +12,7 @@ from recollect_graph import Recollect
 from recollect_graph.db.queries import cypher
 from recollect_graph.errors import InvalidInput
 from recollect_graph.services.search.hybrid import Search, lucene_query
+from recollect_graph.settings import Settings
 from tests.helpers import candidate_params
 
 CORPUS = [
@@ -288,6 +289,40 @@ def test_the_reply_to_a_follow_up_question_is_found_with_the_story_it_answers(
     # through the follow-up question it answers (m7), and ranks above that question
     assert by_id["m8"].via == f"answers {by_id['m7'].entry.id}"
     assert by_id["m8"].score > by_id["m7"].score
+
+
+def test_a_question_asking_who_puts_the_turn_that_names_someone_first(
+    rg: Recollect, server_settings: Settings, scope_id: str
+) -> None:
+    turns = [
+        ("Lena", "Last week I went climbing with him at the quarry, my favourite climbing spot."),
+        ("Marco", "Nice! Who else was there?"),
+        ("Lena", "Last month I went climbing with Tomas at the quarry."),
+        ("Marco", "Sounds fun, Lena."),
+    ]
+    rg.sessions.add_turns(
+        "chat-climb",
+        [{"id": f"c{i}", "speaker": who, "text": text} for i, (who, text) in enumerate(turns)],
+        scope_id=scope_id,
+        owner_id="kai",
+    )
+    question = "Who did Lena go climbing with?"
+    hits = rg.search(question, scope_id=scope_id, touch=False)
+    by_id = {h.entry.source_id: h for h in hits}
+    # the turn that names the person asked about comes first; a speaker addressed by name
+    # ("Sounds fun, Lena.") names no one
+    assert hits[0].entry.source_id == "c2"
+    assert {k: h.signals.named for k, h in by_id.items()} == {k: 0.0 for k in by_id} | {"c2": 1.0}
+    with Recollect.open(server_settings.model_copy(update={"w_name": 0.0})) as plain:
+        before = {
+            h.entry.source_id: h.score
+            for h in plain.search(question, scope_id=scope_id, touch=False)
+        }
+    assert by_id["c2"].score > before["c2"]  # lifted by w_name of its relevance
+    assert by_id["c0"].score == before["c0"]
+    # a question that asks neither who nor where reads no names
+    what = rg.search("What did Lena do at the quarry?", scope_id=scope_id, touch=False)
+    assert all(h.signals.named == 0.0 for h in what)
 
 
 def test_a_question_about_the_asker_or_the_assistant_finds_that_role_s_turns(

@@ -118,7 +118,7 @@ def fuse(
         if chunk:
             strength, quality, usage = hit_kinds.CHUNK_STRENGTH, hit_kinds.CHUNK_QUALITY, 0.0
             score = final_score(s, c["relevance"], strength, quality, 0.0)
-            zero = (0.0, None, strength, quality, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+            zero = (0.0, None, strength, quality, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
             ranked.append((round(score, 4), eid, c, *zero))
             continue
         strength = lifecycle.strength(
@@ -138,6 +138,7 @@ def fuse(
         )
         sess = support.get(eid, 0.0)
         event = 1.0 if row.get("event") else 0.0
+        named = float(c.get("named", 0.0))
         score = final_score(
             s,
             c["relevance"]
@@ -146,12 +147,28 @@ def fuse(
             + s.w_session * sess
             - s.w_length * brevity
             - s.w_role * role
-            + s.w_event * event * max(c["relevance"], 0.0),  # lifts no irrelevant turn
+            + (s.w_event * event + s.w_name * named)
+            * max(c["relevance"], 0.0),  # lifts no irrelevant turn
             strength,
             quality,
             usage,
         )
-        row_ = (score, eid, c, g, via, strength, quality, usage, ctx, brevity, sess, role, event)
+        row_: _Ranked = (
+            score,
+            eid,
+            c,
+            g,
+            via,
+            strength,
+            quality,
+            usage,
+            ctx,
+            brevity,
+            sess,
+            role,
+            event,
+            named,
+        )
         ranked.append((round(score, 4), *row_[1:]))
     ranked.sort(key=lambda t: (-t[0], t[1]))
     top = [t for t in ranked if t[0] >= min_score][:limit]
@@ -161,7 +178,8 @@ def fuse(
     if missing:  # hits the graph, a cue or the lifecycle lifted past the likely ones
         full.update(full_records(missing, scope_id))
     hits: list[Hit] = []
-    for score, eid, c, g, via, strength, quality, usage, ctx, brevity, sess, role, event in top:
+    for t in top:
+        score, eid, c, g, via, strength, quality, usage, ctx, brevity, sess, role, event, named = t
         chunk = c.get("kind") == "chunk"
         if not chunk and eid not in full:
             continue
@@ -178,6 +196,7 @@ def fuse(
             role=role,
             feedback=round(c.get("feedback", 0.0), 4),
             event=event,
+            named=named,
         )
         if chunk:
             entry = hit_kinds.chunk_entry(c["entry"], scope_id, now)
@@ -200,13 +219,14 @@ def fuse(
 
 
 #: score, id, candidate, graph, via, strength, quality, usage, context, brevity, session, role,
-#: event
+#: event, named
 _Ranked = tuple[
     float,
     str,
     dict[str, Any],
     float,
     str | None,
+    float,
     float,
     float,
     float,

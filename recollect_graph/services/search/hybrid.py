@@ -70,6 +70,7 @@ from recollect_graph.services.kernel.validation import in_range, require_text
 from recollect_graph.services.knowledge import lifecycle
 from recollect_graph.services.knowledge.access import Access
 from recollect_graph.services.search import kinds as hit_kinds
+from recollect_graph.services.search.answers import asks_for_name, mark_names
 from recollect_graph.services.search.fusion import fuse, relevance
 from recollect_graph.services.search.query_text import (
     QUERY_STOP,
@@ -259,6 +260,7 @@ class Search:
             "k_time": self.settings.search_time_candidates,
             "feedback_k": self._feedback_hits(gathers),
             "event_pattern": EVENT_PATTERN if s.w_event > 0 else None,
+            "want_text": s.w_name > 0 and asks_for_name(query),
             "turn_context": s.search_turn_context,
         }
         # The chunks need the query's vector: with no name left out of it (the usual case) it
@@ -270,6 +272,8 @@ class Search:
         if cands and cands[0].get("unnamed"):
             vector = vector_unnamed or vector
         scored = relevance(cands, s)
+        if params["want_text"]:  # a question asking who or where: the turns that name someone
+            mark_names(scored, names)
         floor = self.semantic_floor(c["semantic"] for c in scored.values())
         for c in scored.values():
             c["relevant"] = self.above_floor(c["semantic"], c["keyword"], floor)

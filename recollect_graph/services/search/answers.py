@@ -1,0 +1,87 @@
+"""What kind of answer a question asks for, and whether a turn holds one (no database).
+
+A question that asks *who* ("Who supports Caroline ...?", "What are the names of John's
+children?") or *where* ("Where has Maria made friends?", "What European countries has Maria
+been to?") is answered by a turn that names someone or somewhere: "at the event I talked with
+someone named David", "that trip to England". Such a name is a capitalised word inside a
+sentence, which a turn's other words rarely are. Over the tuning conversations (LoCoMo
+conv-26/30/41) 59% of the evidence turns of place questions and 70% of person questions hold
+one, against 13-18% of the other turns search ranks in their top 10 (and 8% of all turns).
+
+* :func:`asks_for_name`: whether a question asks for a person or a place.
+* :func:`names_someone`: whether a text names a person or a place other than the given names
+  (the speakers, who are addressed by name, and the names the question itself mentions).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from typing import Any
+
+from recollect_graph.services.search.query_text import CALENDAR
+
+#: Nouns that a "what" / "which" question asks the name of: places ...
+_PLACE_NOUNS = (
+    "city|cities|country|countries|state|states|place|places|town|towns|area|areas|"
+    "location|locations|region|regions|island|islands|park|parks|restaurant|restaurants"
+)
+#: ... and people.
+_PERSON_NOUNS = (
+    "people|person|persons|name|names|friend|friends|artist|artists|band|bands|author|"
+    "authors|musician|musicians|singer|singers|player|players|team|teams"
+)
+_ASKS_FOR_NAME = re.compile(
+    r"^\s*(?:who|whom|whose|where)\b"
+    r"|\b(?:what|which)\s+(?:[\w-]+\s+)?(?:" + _PLACE_NOUNS + "|" + _PERSON_NOUNS + r")\b"
+    r"|\bthe names? of\b",
+    re.IGNORECASE,
+)
+#: A capitalised word inside a sentence: after a lower-case word, or a comma, and a space.
+_INNER_NAME = re.compile(r"(?<=[a-z,;:] )([A-Z][a-z]{1,20})\b")
+
+
+def asks_for_name(question: str) -> bool:
+    """Whether a question asks for a person or a place.
+
+    >>> asks_for_name("Who did John go to yoga with?")
+    True
+    >>> asks_for_name("What European countries has Maria been to?")
+    True
+    >>> asks_for_name("What did Melanie paint recently?")
+    False
+    """
+    return _ASKS_FOR_NAME.search(question) is not None
+
+
+def names_someone(text: str, known: Collection[str]) -> bool:
+    """Whether ``text`` names a person or a place: a capitalised word inside a sentence.
+
+    Calendar words (months, weekdays, seasons) are no names, nor is anything in ``known``
+    (lower-case: the speakers, whom a turn addresses by name, and the names the question
+    mentions, which the turn that answers need not repeat).
+
+    >>> names_someone("I met someone named David at the shelter.", {"maria"})
+    True
+    >>> names_someone("Thanks, Maria! We went there in May.", {"maria"})
+    False
+    """
+    for m in _INNER_NAME.finditer(text):
+        word = m.group(1).lower()
+        if word not in known and word not in CALENDAR:
+            return True
+    return False
+
+
+def mark_names(scored: dict[str, dict[str, Any]], query_names: Collection[str]) -> None:
+    """Set ``named`` (1.0 or 0.0) on each candidate whose text came back with it.
+
+    The candidates' statement returns a person's turn's text (``text``) only for a question
+    that :func:`asks_for_name`; the names that do not count are the speakers among the
+    candidates and the question's own names (lower-case).
+    """
+    known = {str(c["entry"].get("speaker") or "").lower() for c in scored.values()}
+    known |= set(query_names)
+    for c in scored.values():
+        text = c["entry"].get("text")
+        c["named"] = 1.0 if text and names_someone(text, known) else 0.0

@@ -1,0 +1,90 @@
+"""Which questions ask who or where, and which turns name someone or somewhere (no database)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from recollect_graph.services.search.answers import asks_for_name, mark_names, names_someone
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Who did Priya go sailing with?",
+        "Whom did Ravi thank at the dinner?",
+        "Where did Priya buy her new kayak?",
+        "where do I take pottery classes?",
+        "What countries has Ravi lived in?",
+        "Which city did Priya move to last year?",
+        "What are the names of Ravi's cats?",
+        "Which authors does Priya read?",
+        "What bands has Ravi seen live?",
+    ],
+)
+def test_a_question_asking_who_or_where_asks_for_a_name(question: str) -> None:
+    assert asks_for_name(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What did Priya cook for the party?",
+        "When did Ravi start running?",
+        "How many kayaks does Priya own?",
+        "Why did Ravi leave his job?",
+        "What does Priya think about the new stadium?",
+        "Did Ravi go anywhere nice?",
+    ],
+)
+def test_other_questions_do_not(question: str) -> None:
+    assert not asks_for_name(question)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Last week I went sailing with Marcus and his sister.",
+        "We ended up in Lisbon for the weekend.",
+        "I talked with someone named Odile at the fair.",
+        "Yes, it was Aurelio, he was amazing!",
+    ],
+)
+def test_a_turn_naming_someone_or_somewhere_inside_a_sentence_counts(text: str) -> None:
+    assert names_someone(text, {"priya", "ravi"})
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I went sailing with my brother last week.",
+        "Thanks, Priya! That means a lot.",  # a speaker addressed by name
+        "Hey Ravi, we moved in September, on a Sunday.",  # a speaker, a month, a weekday
+        "Marcus is great.",  # a name that opens the sentence is not told from any first word
+        "We saw it on TV.",
+    ],
+)
+def test_speakers_calendar_words_and_first_words_do_not(text: str) -> None:
+    assert not names_someone(text, {"priya", "ravi"})
+
+
+def test_the_question_s_own_names_do_not_count() -> None:
+    text = "The party was at the harbour, with Gustavo's band playing."
+    assert names_someone(text, {"priya"})
+    assert not names_someone(text, {"priya", "gustavo"})
+
+
+def test_marking_names_skips_the_speakers_and_candidates_without_text() -> None:
+    def cand(speaker: str, text: str | None) -> dict[str, Any]:
+        return {"entry": {"speaker": speaker, "text": text}}
+
+    scored = {
+        "a": cand("Priya", "Thanks, Ravi! I went there with Marcus."),
+        "b": cand("Ravi", "Good one, Priya!"),
+        "c": cand("Priya", None),  # the statement sends no text: not a who/where question
+    }
+    mark_names(scored, [])
+    assert {k: c["named"] for k, c in scored.items()} == {"a": 1.0, "b": 0.0, "c": 0.0}
+    mark_names(scored, ["marcus"])  # the question names Marcus: the answer is someone else
+    assert scored["a"]["named"] == 0.0
