@@ -49,6 +49,7 @@ def test_other_questions_do_not(question: str) -> None:
         "We ended up in Lisbon for the weekend.",
         "I talked with someone named Odile at the fair.",
         "Yes, it was Aurelio, he was amazing!",
+        "We had dinner with Zoë and Łukasz.",
     ],
 )
 def test_a_turn_naming_someone_or_somewhere_inside_a_sentence_counts(text: str) -> None:
@@ -62,7 +63,8 @@ def test_a_turn_naming_someone_or_somewhere_inside_a_sentence_counts(text: str) 
         "Thanks, Priya! That means a lot.",  # a speaker addressed by name
         "Hey Ravi, we moved in September, on a Sunday.",  # a speaker, a month, a weekday
         "Marcus is great.",  # a name that opens the sentence is not told from any first word
-        "We saw it on TV.",
+        "We saw it on TV.",  # an acronym
+        'Lovely: "Sunrise" was the title.',
     ],
 )
 def test_speakers_calendar_words_and_first_words_do_not(text: str) -> None:

@@ -37,8 +37,8 @@ _ASKS_FOR_NAME = re.compile(
     r"|\bthe names? of\b",
     re.IGNORECASE,
 )
-#: A capitalised word inside a sentence: after a lower-case word, or a comma, and a space.
-_INNER_NAME = re.compile(r"(?<=[a-z,;:] )([A-Z][a-z]{1,20})\b")
+#: A word and the character before the space in front of it (any script: "Zoë", "Łukasz").
+_WORD_AFTER = re.compile(r"(?<=(\S)) (\w{2,21})\b")
 
 
 def asks_for_name(question: str) -> bool:
@@ -57,6 +57,9 @@ def asks_for_name(question: str) -> bool:
 def names_someone(text: str, known: Collection[str]) -> bool:
     """Whether ``text`` names a person or a place: a capitalised word inside a sentence.
 
+    Inside a sentence means after a lower-case word, or a comma, colon or semicolon, and a
+    space; the word is capitalised and otherwise lower case, in any script.
+
     Calendar words (months, weekdays, seasons) are no names, nor is anything in ``known``
     (lower-case: the speakers, whom a turn addresses by name, and the names the question
     mentions, which the turn that answers need not repeat).
@@ -66,10 +69,14 @@ def names_someone(text: str, known: Collection[str]) -> bool:
     >>> names_someone("Thanks, Maria! We went there in May.", {"maria"})
     False
     """
-    for m in _INNER_NAME.finditer(text):
-        word = m.group(1).lower()
-        if word not in known and word not in CALENDAR:
-            return True
+    for m in _WORD_AFTER.finditer(text):
+        before, word = m.group(1), m.group(2)
+        if not (before.islower() or before in ",;:"):
+            continue  # a sentence's first word, or after a quote or a digit
+        if word[0].isupper() and word[1:].islower():
+            lower = word.lower()
+            if lower not in known and lower not in CALENDAR:
+                return True
     return False
 
 
