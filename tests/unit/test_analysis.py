@@ -94,6 +94,11 @@ def test_score_breakdown_stacks_weighted_signals_with_whole_labels() -> None:
     event = contributions(_hit(4, "I just moved", semantic=0.8, keyword=0.4, event=1.0), s)
     assert event["event"] == pytest.approx(s.w_event * core)
     assert sum(event.values()) == pytest.approx(core * (1 + s.w_event))
+    # so does a turn naming someone, for a question asking who or where (w_name)
+    both = _hit(5, "I went with Rob", semantic=0.8, keyword=0.4, event=1.0, named=1.0)
+    parts = contributions(both, s)
+    assert parts["named"] == pytest.approx(s.w_name * core)
+    assert sum(parts.values()) == pytest.approx(core * (1 + s.w_event + s.w_name))
     ax = score_breakdown(hits)
     labels = {t.get_position()[1]: t.get_text() for t in ax.get_yticklabels()}
     top, below = labels[max(labels)], labels[min(labels)]  # the best hit on top
