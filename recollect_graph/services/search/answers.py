@@ -11,6 +11,8 @@ one, against 13-18% of the other turns search ranks in their top 10 (and 8% of a
 * :func:`asks_for_name`: whether a question asks for a person or a place.
 * :func:`names_someone`: whether a text names a person or a place other than the given names
   (the speakers, who are addressed by name, and the names the question itself mentions).
+* :func:`mark_names`: ``named`` on each candidate of such a question (:mod:`.hybrid`; the
+  fusion lifts a named turn's relevance by ``w_name`` of itself, :mod:`.fusion`).
 """
 
 from __future__ import annotations
