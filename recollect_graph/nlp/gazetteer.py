@@ -38,7 +38,8 @@ TOOL_NAMES = frozenset(
     prometheus grafana loki jaeger zipkin opentelemetry datadog newrelic honeycomb
     sentry rollbar bugsnag pagerduty opsgenie statuspage kibana logstash fluentd fluent-bit
     elasticsearch opensearch solr meilisearch typesense algolia pinecone weaviate qdrant
-    milvus chroma faiss pgvector neo4j memgraph dgraph arangodb janusgraph redis valkey memcached
+    milvus chroma faiss pgvector neo4j bolt cypher memgraph dgraph arangodb janusgraph redis valkey
+    memcached
     dragonfly keydb postgresql postgres mysql mariadb sqlite oracle mssql cockroachdb yugabyte
     tidb vitess planetscale neon timescaledb clickhouse druid pinot duckdb snowflake bigquery
     redshift databricks trino presto athena emr spark flink hadoop hive kafka

@@ -104,6 +104,14 @@ def test_technologies_are_tools_and_trade_words_are_nothing(extractor: EntityExt
     assert not {"monday", "march", "api", "ci", "utc", "sev-2", "inc-2291"} & set(types)
 
 
+def test_neo4j_s_own_words_are_tools(extractor: EntityExtractor) -> None:
+    # the small model read these as a person and an organisation (the demo showed "Bolt (person)")
+    ex = extractor.extract(["We wrote the query in Cypher and sent it to Neo4j over Bolt."])[0]
+    types = _types(ex)
+    assert types.get("cypher") == "tool" and types.get("bolt") == "tool"
+    assert types.get("neo4j") == "tool"
+
+
 def test_code_spans_name_products_only(extractor: EntityExtractor) -> None:
     ex = extractor.extract(
         [
