@@ -103,7 +103,8 @@ WITH e, CASE WHEN $turn_context > 0 AND e.context_embedding IS NOT NULL
      keyword, vector_hit, window, unnamed
 ORDER BY coalesce(sem, -2.0) DESC
 WITH collect({e: e, sem: sem, keyword: keyword, vector_hit: vector_hit, window: window,
-              unnamed: unnamed}) AS cs
+              unnamed: unnamed,
+              person: e.speaker IS NOT NULL AND coalesce(e.speaker_role, '') <> 'assistant'}) AS cs
 WITH cs, [c IN cs[0..$feedback_k] WHERE c.e.embedding IS NOT NULL | c.e.embedding] AS fb
 WITH cs, CASE WHEN size(fb) = 0 THEN null
               ELSE reduce(acc = head(fb), v IN tail(fb) |
@@ -120,8 +121,5 @@ RETURN [c IN cs | {id: c.e.id, created_at: c.e.created_at.epochMillis,
                    speaker: c.e.speaker, role: c.e.speaker_role,
                    valid_from: c.e.valid_from.epochMillis, session_id: c.e.session_id,
                    length: size(c.e.content), unnamed: c.unnamed,
-                   text: CASE WHEN $want_text AND c.e.speaker IS NOT NULL
-                                   AND coalesce(c.e.speaker_role, '') <> 'assistant'
-                              THEN c.e.content END,
-                   event: c.e.speaker IS NOT NULL AND coalesce(c.e.speaker_role, '') <> 'assistant'
-                          AND c.e.content =~ $event_pattern}] AS rows
+                   text: CASE WHEN $want_text AND c.person THEN c.e.content END,
+                   event: c.person AND c.e.content =~ $event_pattern}] AS rows

@@ -67,9 +67,10 @@ def _plt() -> Any:
         ) from e
 
 
-#: The signals of a hit's relevance (``event`` adds ``w_event`` of their sum, ``named``
-#: ``w_name``).
+#: The signals of a hit's relevance.
 RELEVANCE = ("semantic", "keyword", "feedback")
+#: The signals that add their weight of that relevance (``w_event``, ``w_name``).
+LIFTS = ("event", "named")
 #: The signals that multiply the relevance core (``search_lifecycle="multiply"``).
 LIFECYCLE = ("strength", "quality", "usage")
 
@@ -91,8 +92,8 @@ def contributions(hit: Hit, settings: Settings | None = None) -> dict[str, float
     for name in LOWERS:
         out[name] = -out[name]
     rel = max(0.0, sum(out[name] for name in RELEVANCE))
-    out["event"] *= rel  # w_event of the relevance
-    out["named"] *= rel  # w_name of the relevance
+    for name in LIFTS:  # their weight of the relevance
+        out[name] *= rel
     if s.search_lifecycle == "multiply":
         core = max(0.0, sum(v for name, v in out.items() if name not in LIFECYCLE))
         for name in LIFECYCLE:
