@@ -70,6 +70,7 @@ ENV_VARS: dict[str, str] = {
     "RECOLLECT_SEARCH_FLOOR_KEYWORD": "search_floor_keyword",
     "RECOLLECT_SEARCH_FLOOR_CONFIDENT": "search_floor_confident",
     "RECOLLECT_SEARCH_FLOOR_RELAXED": "search_floor_relaxed",
+    "RECOLLECT_SEARCH_FLOOR_KNOWN": "search_floor_known",
     "RECOLLECT_DEDUP_THRESHOLD": "dedup_threshold",
     "RECOLLECT_AUTO_LINK_THRESHOLD": "auto_link_threshold",
     "RECOLLECT_FEEDBACK_BUMP_UP": "feedback_bump_up",
@@ -190,6 +191,12 @@ class Settings(BaseModel):
             ``search_floor_confident`` semantic similarity, the semantic floor of its other
             candidates is ``search_floor_relaxed`` instead of ``search_floor`` (its other
             evidence may be worded apart from the question); 1 turns this off.
+        search_floor_known: The share of a question's words (its full-text terms, less the
+            scope's speakers) that the scope must hold somewhere for a keyword match alone to
+            pass the floor, when no candidate is confident (``search_floor_confident``). "What
+            is the boiling point of tungsten?" asked of a conversation that never mentions
+            tungsten matches its turns about boiling water or a point made, and nothing else
+            about them is relevant: below this share such matches are left out. 0 turns it off.
         dedup_threshold: Combined similarity (0.6 semantic + 0.4 keyword) at which a new memory
             is reported as a duplicate of an existing one.
         auto_link_threshold: Semantic similarity at which a new memory is linked ``references``
@@ -256,6 +263,7 @@ class Settings(BaseModel):
     search_floor_keyword: float = Field(default=0.3, ge=0, le=1)
     search_floor_confident: float = Field(default=0.45, ge=0, le=1)
     search_floor_relaxed: float = Field(default=0.2, ge=0, le=1)
+    search_floor_known: float = Field(default=0.67, ge=0, le=1)
     dedup_threshold: float = Field(default=0.85, gt=0, le=1)
     auto_link_threshold: float = Field(default=0.85, gt=0, le=1)
     feedback_bump_up: float = Field(default=1.0, ge=0, le=10)

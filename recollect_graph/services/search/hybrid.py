@@ -71,6 +71,7 @@ from recollect_graph.services.knowledge import lifecycle
 from recollect_graph.services.knowledge.access import Access
 from recollect_graph.services.search import kinds as hit_kinds
 from recollect_graph.services.search.answers import asks_for_name, mark_names
+from recollect_graph.services.search.floors import KnownWords
 from recollect_graph.services.search.fusion import fuse, relevance
 from recollect_graph.services.search.query_text import (
     QUERY_STOP,
@@ -275,8 +276,10 @@ class Search:
         if params["want_text"]:  # a question asking who or where: the turns that name someone
             mark_names(scored, names)
         floor = self.semantic_floor(c["semantic"] for c in scored.values())
+        known = KnownWords(self.db.read, s, terms, scope_id)  # docs/search.md, the floor
+        words_ok = known.allow(scored.values(), floor)
         for c in scored.values():
-            c["relevant"] = self.above_floor(c["semantic"], c["keyword"], floor)
+            c["relevant"] = self.above_floor(c["semantic"], c["keyword"] * words_ok, floor)
         graph: dict[str, tuple[float, str]] = {}
         relevant = [c for c in scored.values() if c["relevant"]]
         prefetch: Future[dict[str, dict[str, Any]]] | None = None
@@ -322,8 +325,11 @@ class Search:
             if want_chunks
             else {}
         )
+        words_ok = words_ok and known.allow([*scored.values(), *chunks.values()], floor)
         for c in chunks.values():  # a confident hit lowers their floor too
-            c["relevant"] = c["relevant"] or self.above_floor(c["semantic"], 0.0, floor)
+            c["relevant"] = (c["relevant"] and words_ok) or self.above_floor(
+                c["semantic"], 0.0, floor
+            )
         scored.update(chunks)
         hits = fuse(
             s,
