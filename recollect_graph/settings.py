@@ -263,7 +263,7 @@ class Settings(BaseModel):
     search_floor_keyword: float = Field(default=0.3, ge=0, le=1)
     search_floor_confident: float = Field(default=0.45, ge=0, le=1)
     search_floor_relaxed: float = Field(default=0.2, ge=0, le=1)
-    search_floor_known: float = Field(default=0.67, ge=0, le=1)
+    search_floor_known: float = Field(default=0.7, ge=0, le=1)
     dedup_threshold: float = Field(default=0.85, gt=0, le=1)
     auto_link_threshold: float = Field(default=0.85, gt=0, le=1)
     feedback_bump_up: float = Field(default=1.0, ge=0, le=10)

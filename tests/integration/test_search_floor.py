@@ -22,6 +22,7 @@ CORPUS = [
     "Postmortem: eviction storm after cache config change on Friday",
     "The staging database is restored from the nightly snapshot",
     "Pull requests need two approvals before merging to main",
+    "Sam made a fair point in the retro about the release checklist",
 ]
 OFF_TOPIC = [
     "What is the boiling point of tungsten?",
@@ -91,6 +92,32 @@ def test_a_confident_hit_lowers_the_floor_for_the_rest(
     assert relaxed_hits[relaxed_ids.index(corpus[3])].signals.keyword == 0
     # a question the scope never talks about has no confident hit: the full floor holds
     assert relaxed.search(OFF_TOPIC[0], scope_id=scope_id) == []
+
+
+def test_a_question_that_shares_one_word_with_the_scope_gets_no_hit(
+    rg: Recollect, scope_id: str, corpus: list[str]
+) -> None:
+    # "point" is the only word of the question the scope holds: the retro entry matches it and
+    # nothing else about it is relevant (its keyword score, normalised by the best, is 1.0)
+    query = OFF_TOPIC[0]
+    assert rg.search(query, scope_id=scope_id) == []
+    lenient = _with(rg, search_floor_known=0)
+    hits = lenient.search(query, scope_id=scope_id)
+    assert [h.entry.id for h in hits][:1] == [corpus[8]]
+    assert hits[0].signals.keyword == 1.0
+    assert hits[0].signals.semantic < rg.settings.search_floor
+
+
+def test_a_question_whose_words_the_scope_holds_keeps_its_keyword_match(
+    rg: Recollect, scope_id: str, corpus: list[str]
+) -> None:
+    # a semantic floor high enough that the gateway entry passes on its keyword alone
+    strict = _with(rg, search_floor=0.45, search_floor_confident=1.0)
+    hits = strict.search("merchant", scope_id=scope_id, hops=0)
+    assert [h.entry.id for h in hits] == [corpus[2]]
+    assert hits[0].signals.semantic < 0.45 and hits[0].signals.keyword == 1.0
+    # one word of the two is one the scope never used: the same match no longer passes alone
+    assert strict.search("merchant tungsten", scope_id=scope_id, hops=0) == []
 
 
 def test_the_floor_is_a_setting(rg: Recollect, scope_id: str, corpus: list[str]) -> None:

@@ -4,14 +4,15 @@ A candidate passes the floor on its semantic similarity or on its keyword score,
 the best candidate's (``Search.above_floor``). Normalised, a lone match is always the best
 one: "What is the boiling point of tungsten?", asked of a conversation that never mentions
 tungsten, matches its turns about boiling water or a point someone made, and each of them
-scores 1.0 on keywords. What sets such a question apart is that the scope has never used most
-of its words. So when no candidate is semantically confident (``search_floor_confident``) and
-some would pass on keywords alone, the search asks once which of the question's words the
-scope holds anywhere (``cypher/search/terms_known.cypher``: one lookup of at most one node per
-word and full-text index), and keyword matches pass alone only when it holds at least
-``search_floor_known`` of them (0.67: two words in three; the scope's speakers are not
-counted, they say who and not what). Measured in ``docs/benchmarks.md`` ("Questions about
-what the scope never mentions").
+scores 1.0 on keywords. What sets such a question apart is that the scope has never used some
+of its words, usually the very thing asked about. So when no candidate is semantically
+confident (``search_floor_confident``) and some would pass on keywords alone, the search asks
+once which of the question's words the scope holds anywhere
+(``cypher/search/terms_known.cypher``: one lookup of at most one node per word and full-text
+index), and keyword matches pass alone only when it holds at least ``search_floor_known`` of
+them (0.7: every word of a question of three, three of four, four of five; the scope's
+speakers are not counted, they say who and not what). Measured in ``docs/benchmarks.md``
+("Questions about what the scope never mentions").
 """
 
 from __future__ import annotations
