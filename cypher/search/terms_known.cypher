@@ -1,8 +1,9 @@
 // Purpose: which of a query's full-text terms a scope holds at all, in its entries or its
 //   document chunks: per term, one lookup of at most one node in each full-text index (the
-//   scope is a required clause of each query). A question whose words the scope mostly never
-//   uses is about something it never talked about, and a keyword match on its few shared words
-//   does not pass the relevance floor alone (services/search/floors.py, docs/search.md).
+//   scope is a required clause of each query). A question some of whose words the scope never
+//   uses is about something it never talked about, and a keyword match on the words it shares
+//   does not pass the relevance floor alone (services/search/floors.py, docs/search.md). A
+//   word the analyzer drops (a stop word) leaves only the scope clause, and counts as held.
 // Params: $queries (list of maps: term (string), entries (string: the term's Lucene query in
 //   the scope's entry_text fields), chunks (string: the same in chunk_text;
 //   services/kernel/fulltext.py in_scope))
