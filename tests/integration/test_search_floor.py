@@ -120,6 +120,26 @@ def test_a_question_whose_words_the_scope_holds_keeps_its_keyword_match(
     assert strict.search("merchant tungsten", scope_id=scope_id, hops=0) == []
 
 
+HANDBOOK = """# Release handbook
+
+## Cut-off
+
+The release manager picks the cut-off point each Thursday; changes merged after it wait for the
+next train.
+"""
+
+
+def test_a_document_chunk_that_shares_one_word_gets_no_hit_either(
+    rg: Recollect, scope_id: str
+) -> None:
+    rg.documents.ingest("Release handbook", HANDBOOK, owner_id="kai", scope_id=scope_id)
+    query = OFF_TOPIC[0]  # "point" is the handbook's, "boiling" and "tungsten" are not
+    assert rg.search(query, scope_id=scope_id) == []
+    hits = _with(rg, search_floor_known=0).search(query, scope_id=scope_id)
+    assert [h.kind for h in hits] == ["chunk"]
+    assert "cut-off point" in hits[0].entry.content
+
+
 def test_the_floor_is_a_setting(rg: Recollect, scope_id: str, corpus: list[str]) -> None:
     off = Settings.model_validate(
         {**rg.settings.model_dump(), "search_floor": 0, "search_floor_keyword": 0}
