@@ -27,6 +27,11 @@ from recollect_graph.settings import Settings
 Reader = Callable[..., list[dict[str, Any]]]
 
 
+def keyword_passes(keyword: float, s: Settings) -> bool:
+    """Whether a keyword score (normalised by the best) reaches the floor on its own."""
+    return keyword > 0 and keyword >= s.search_floor_keyword
+
+
 def known_share(rows: Iterable[dict[str, Any]]) -> float:
     """The share of the checked words the scope holds (1.0 when there were none to check)."""
     flags = [bool(r["known"]) for r in rows]
@@ -68,12 +73,7 @@ class KnownWords:
         rows = list(cands)
         if any(c["semantic"] >= s.search_floor_confident for c in rows):
             return True  # the question is plainly about this scope
-        alone = [
-            c
-            for c in rows
-            if c["semantic"] < floor and c["keyword"] > 0 and c["keyword"] >= s.search_floor_keyword
-        ]
-        if not alone:
+        if not any(c["semantic"] < floor and keyword_passes(c["keyword"], s) for c in rows):
             return True  # nothing would pass on keywords alone: nothing to ask
         if self._share is None:
             speakers = {

@@ -71,7 +71,7 @@ from recollect_graph.services.knowledge import lifecycle
 from recollect_graph.services.knowledge.access import Access
 from recollect_graph.services.search import kinds as hit_kinds
 from recollect_graph.services.search.answers import asks_for_name, mark_names
-from recollect_graph.services.search.floors import KnownWords
+from recollect_graph.services.search.floors import KnownWords, keyword_passes
 from recollect_graph.services.search.fusion import fuse, relevance
 from recollect_graph.services.search.query_text import (
     QUERY_STOP,
@@ -325,7 +325,8 @@ class Search:
             if want_chunks
             else {}
         )
-        words_ok = words_ok and known.allow([*scored.values(), *chunks.values()], floor)
+        if chunks:  # their keyword matches too, once the question is known
+            words_ok = words_ok and known.allow([*scored.values(), *chunks.values()], floor)
         for c in chunks.values():  # a confident hit lowers their floor too
             c["relevant"] = (c["relevant"] and words_ok) or self.above_floor(
                 c["semantic"], 0.0, floor
@@ -434,7 +435,7 @@ class Search:
         """
         s = self.settings
         floor = s.search_floor if floor is None else floor
-        return semantic >= floor or (keyword > 0 and keyword >= s.search_floor_keyword)
+        return semantic >= floor or keyword_passes(keyword, s)
 
     def _chunks(
         self, params: dict[str, Any], vector: list[float], s: Settings
