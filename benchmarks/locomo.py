@@ -183,7 +183,7 @@ class Baselines:
         self.bm25_stop = BM25Okapi([le.tokenize(d, stop_words=True) for d in docs])
         self.questions = list(questions)
         self.docs: npt.NDArray[np.float32] = _unit(rg.embedder.embed(docs))
-        self.queries: npt.NDArray[np.float32] = _unit(rg.embedder.embed(self.questions))
+        self.queries: npt.NDArray[np.float32] = _unit(rg.embedder.embed_queries(self.questions))
 
     def _order(self, scores: npt.NDArray[np.float64]) -> list[str]:
         order = np.argsort(-scores, kind="stable")

@@ -221,7 +221,7 @@ class Baselines:
         )
         texts = [turn_embed_text(t.role, t.role, t.text) for _, t in pairs]
         self.docs: npt.NDArray[np.float32] = _unit(rg.embedder.embed(texts))
-        self.query: npt.NDArray[np.float32] = _unit(rg.embedder.embed([q.question]))[0]
+        self.query: npt.NDArray[np.float32] = _unit(rg.embedder.embed_queries([q.question]))[0]
         self.question = q.question
 
     def _order(self, scores: npt.NDArray[np.float64]) -> list[str]:

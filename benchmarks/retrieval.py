@@ -41,6 +41,11 @@ def add_output_options(ap: argparse.ArgumentParser) -> None:
         default="auto",
         help="embedder backend (RECOLLECT_EMBEDDER_BACKEND; default auto)",
     )
+    ap.add_argument(
+        "--embedding-model",
+        default=None,
+        help="embedding model name or path (RECOLLECT_EMBEDDING_MODEL; default: the settings')",
+    )
     ap.add_argument("--out", type=Path, default=None, help="results JSON path")
     ap.add_argument("--details", type=Path, default=None, help="per-question rankings (JSONL)")
     ap.add_argument("--json", action="store_true", help="print the JSON instead of the table")
@@ -85,7 +90,9 @@ def _unit(vectors: Sequence[Sequence[float]]) -> npt.NDArray[np.float32]:
 
 @contextmanager
 def open_store(args: argparse.Namespace) -> Iterator[Settings]:
-    backend = {"embedding_backend": args.backend}
+    backend: dict[str, str] = {"embedding_backend": args.backend}
+    if args.embedding_model:
+        backend["embedding_model"] = args.embedding_model
     if args.uri:
         yield Settings.from_env(neo4j_uri=args.uri, **backend)
         return

@@ -22,6 +22,7 @@ from recollect_graph.cli.knowledge_cmd import COMMANDS as KNOWLEDGE_COMMANDS
 from recollect_graph.cli.learn_cmd import learn
 from recollect_graph.cli.mcp_cmd import mcp_cmd
 from recollect_graph.cli.memory_cmd import memory_group
+from recollect_graph.cli.models_cmd import models_group
 from recollect_graph.cli.neo4j_cmd import browser_cmd, neo4j_group
 from recollect_graph.cli.notebooks_cmd import COMMANDS as NOTEBOOK_COMMANDS
 from recollect_graph.cli.output import (
@@ -94,6 +95,7 @@ for _cmd in CONTEXT_COMMANDS:  # context, recommend
     cli.add_command(_cmd)
 cli.add_command(topics_group)
 cli.add_command(config_group)  # config [show|get|set|unset]
+cli.add_command(models_group)  # models list / fetch
 for _cmd in BACKUP_COMMANDS:  # backup, restore
     cli.add_command(_cmd)
 for _cmd in SCOPE_COMMANDS:  # scopes list/drop/purge, edit

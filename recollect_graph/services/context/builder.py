@@ -213,7 +213,7 @@ class ContextPack:
         when: dict[str, datetime | None],
     ) -> list[Item]:
         ws, wk = self._weights()
-        vector = self.embedder.embed_one(query)
+        vector = self.embedder.embed_query(query)
         k = max(self.search.settings.search_candidates, n)
         while True:
             rows = self.db.read(
@@ -233,7 +233,7 @@ class ContextPack:
         items = []
         for r in rows:
             kw = float(r["keyword"] or 0.0) / best_kw if best_kw > 0 else 0.0
-            sem = float(r["semantic"] or 0.0)
+            sem = self.embedder.similarity(float(r["semantic"] or 0.0))
             if kw <= 0 and sem < MIN_SEMANTIC:
                 continue
             rel = ws * max(0.0, sem) + wk * kw

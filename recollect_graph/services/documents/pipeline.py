@@ -250,7 +250,7 @@ class Pipeline:
         for k, v in zip(fresh, vecs, strict=True):
             name, etype = names[k]
             r = near.get(k) or {}
-            score = float(r.get("score") or 0.0)
+            score = self.embedder.index_score(float(r.get("score") or 0.0)) if r else 0.0
             similar = r.get("similar_id")
             if (
                 similar

@@ -243,7 +243,7 @@ class Documents:
                         scope_id=scope_id,
                         id=doc_id,
                         k=self.config.similar_k,
-                        min_score=self.config.similar_min,
+                        min_score=self.embedder.raw_index_score(self.config.similar_min),
                         min_shared=self.config.min_shared,
                     )[0]
                     return {**pruned, "similar": links["similar"], "sharing": links["sharing"]}

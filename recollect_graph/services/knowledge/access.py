@@ -36,6 +36,7 @@ import numpy as np
 
 from recollect_graph.db.client import Db
 from recollect_graph.errors import InvalidInput
+from recollect_graph.nlp.model_profiles import Calibration
 from recollect_graph.services.kernel.times import aware, native, now_utc
 from recollect_graph.services.kernel.validation import in_range, one_of, optional_text, require_text
 from recollect_graph.vocabulary import ACCESS_KINDS
@@ -119,8 +120,10 @@ class Access:
         db: The database client.
     """
 
-    def __init__(self, db: Db) -> None:
+    def __init__(self, db: Db, calibration: Calibration | None = None) -> None:
         self.db = db
+        #: The embedding model's cosine scale (:mod:`recollect_graph.nlp.model_profiles`).
+        self.calibration = calibration or Calibration()
 
     def record(
         self,
@@ -271,7 +274,7 @@ class Access:
             )
         vec = vec / norm
         cands = self._candidates(vec.tolist(), list(topics), scope_id, owner_id, limit, now)
-        ranked = [_score(c, topics, with_vec, mat) for c in cands]
+        ranked = [_score(c, topics, with_vec, mat, self.calibration) for c in cands]
         ranked.sort(key=lambda r: (-r.score, r.id))
         out = ranked[:limit]
         reason = (
@@ -353,8 +356,9 @@ def _score(
     topics: dict[str, dict[str, Any]],
     items: list[dict[str, Any]],
     mat: np.ndarray[Any, Any],
+    cal: Calibration,
 ) -> Recommendation:
-    sem = max(0.0, float(c["semantic"] or 0.0))
+    sem = max(0.0, cal.score(float(c["semantic"] or 0.0)))
     top_w = max((t["weight"] for t in topics.values()), default=0.0)
     mine = [topics[t] for t in c["topic_ids"] if t in topics]
     topic = max((t["weight"] for t in mine), default=0.0) / top_w if top_w > 0 else 0.0
@@ -366,7 +370,7 @@ def _score(
         pull = sims * np.array([i["weight"] for i in items])
         for idx in np.argsort(-pull)[:2]:
             i = items[int(idx)]
-            if sims[int(idx)] > 0.2:
+            if cal.score(float(sims[int(idx)])) > 0.2:
                 because.append(i["id"])
                 parts.append(f"'{i['title']}' ({_ago(i)}, similarity {sims[int(idx)]:.2f})")
     reason = ("close to what was accessed recently: " + ", ".join(parts)) if parts else ""

@@ -89,7 +89,7 @@ class Consolidation:
             scope_id=scope_id,
             limit=int(limit),
             k=10,
-            similarity=similarity,
+            similarity=self.knowledge.embedder.raw_similarity(similarity),
         )
         open_conflicts = self.contradictions.conflicts(scope_id, limit=1000)
         # entries whose claims conflict are never near-duplicates, however alike their words
@@ -108,7 +108,8 @@ class Consolidation:
             if not any(judge(n, o) is not None for n in claims[r["b"]] for o in claims[r["a"]])
             and not any(judge(n, o) is not None for n in claims[r["a"]] for o in claims[r["b"]])
         ]
-        sims = {(r["a"], r["b"]): float(r["similarity"]) for r in rows}
+        cal = self.knowledge.embedder.calibration
+        sims = {(r["a"], r["b"]): cal.score(float(r["similarity"])) for r in rows}
         merges = [
             Merge(
                 members=group,

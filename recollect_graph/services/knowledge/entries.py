@@ -151,7 +151,7 @@ class Knowledge(History, EntryOps):
         #: Whether ``remember_many`` overlaps embedding, parsing and writing of its batches
         #: (``services/knowledge/bulk.py``); off runs them one after the other.
         self.overlap = True
-        self.access = Access(db)
+        self.access = Access(db, embedder.calibration)
         #: Types an auto-classified entry no pattern matched by its nearest labelled examples.
         self.type_examples = TypeExamples(embedder)
 
@@ -523,7 +523,7 @@ class Knowledge(History, EntryOps):
             return [0.5] * len(batch)
         freq = {r["tag"]: int(r["freq"]) for r in stats if r["tag"] is not None}
         sims: dict[int, list[float]] = {
-            int(r["i"]): list(r["sims"])
+            int(r["i"]): [self.embedder.similarity(float(x)) for x in r["sims"]]
             for r in self.db.read(
                 "entries/neighbour_scores",
                 rows=[{"i": i, "vector": v} for i, v in enumerate(vectors)],

@@ -25,6 +25,7 @@ from typing import Any
 from recollect_graph.db.client import Db, Tx
 from recollect_graph.errors import EntryNotFound, InvalidInput
 from recollect_graph.nlp.conflicts import best, judge
+from recollect_graph.nlp.model_profiles import Calibration
 from recollect_graph.services.kernel import fulltext
 from recollect_graph.services.kernel.times import epoch_fields, native, now_utc
 from recollect_graph.services.kernel.validation import require_text
@@ -196,8 +197,10 @@ def _id_of(item: Any) -> Any:
 class LinkSuggester:
     """Proposes typed links for a memory (writes nothing)."""
 
-    def __init__(self, db: Db) -> None:
+    def __init__(self, db: Db, calibration: Calibration | None = None) -> None:
         self.db = db
+        #: The embedding model's cosine scale (:mod:`recollect_graph.nlp.model_profiles`).
+        self.calibration = calibration or Calibration()
 
     def suggest_links(self, memory_id: str, *, scope_id: str, top_k: int = 10) -> dict[str, Any]:
         """Ranked link candidates with per-signal scores and a suggested relation type.
@@ -268,7 +271,7 @@ class LinkSuggester:
         m_at = native(m["created_at"])
         cands = []
         for r in rows:
-            sem = max(0.0, float(r["semantic"] or 0.0))
+            sem = max(0.0, self.calibration.score(float(r["semantic"] or 0.0)))
             kw = float(r["keyword"] or 0.0) / best_kw if best_kw else 0.0
             ent = r["shared"] / r["entity_union"] if r["entity_union"] else 0.0
             days = abs((native(r["created_at"]) - m_at).total_seconds()) / 86400

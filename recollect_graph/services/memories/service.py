@@ -339,7 +339,7 @@ class Memories:
 
     def suggest_links(self, memory_id: str, top_k: int = 10) -> dict[str, Any]:
         """Typed link candidates for a memory, with per-signal scores. Writes nothing."""
-        return LinkSuggester(self.knowledge.db).suggest_links(
+        return LinkSuggester(self.knowledge.db, self.knowledge.embedder.calibration).suggest_links(
             memory_id, scope_id=self.scope_id, top_k=top_k
         )
 

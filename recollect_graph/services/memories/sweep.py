@@ -52,7 +52,7 @@ class Sweeper:
             r["id"]
             for r in self.db.read("links/sweep_targets", scope_id=self.scope_id, since=since)
         ]
-        suggester = LinkSuggester(self.db)
+        suggester = LinkSuggester(self.db, self.knowledge.embedder.calibration)
         counts = {"proposed": 0, "refreshed": 0, "skipped": 0}
         for start in range(0, len(ids), SWEEP_BATCH):
             found = suggester.suggest_many(

@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from recollect_graph.models import Hit, Signals
+from recollect_graph.nlp.model_profiles import Calibration
 from recollect_graph.services.kernel.times import native
 from recollect_graph.services.knowledge import lifecycle
 from recollect_graph.services.knowledge.rows import entry_from_row
@@ -38,14 +39,21 @@ def usage_signal(access_count: int) -> float:
     return min(1.0, math.log2(1 + max(access_count, 0)) / math.log2(101))
 
 
-def relevance(cands: list[dict[str, Any]], s: Settings) -> dict[str, dict[str, Any]]:
-    """Each candidate's relevance signals (keyword normalised by the best) and fused relevance."""
+def relevance(
+    cands: list[dict[str, Any]], s: Settings, calibration: Calibration | None = None
+) -> dict[str, dict[str, Any]]:
+    """Each candidate's relevance signals (keyword normalised by the best) and fused relevance.
+
+    ``calibration`` puts the model's cosines (semantic, feedback) on the reference scale the
+    weights and floors were set on (:mod:`recollect_graph.nlp.model_profiles`).
+    """
+    cal = calibration or Calibration()
     best_kw = max((float(c["keyword"] or 0.0) for c in cands), default=0.0)
     out: dict[str, dict[str, Any]] = {}
     for c in cands:
-        sem = max(0.0, float(c["semantic"] or 0.0))
+        sem = max(0.0, cal.score(float(c["semantic"] or 0.0)))
         kw = float(c["keyword"] or 0.0) / best_kw if best_kw > 0 else 0.0
-        fb = max(0.0, float(c.get("feedback") or 0.0))
+        fb = max(0.0, cal.score(float(c.get("feedback") or 0.0)))
         out[c["id"]] = {"entry": c, "semantic": sem, "keyword": kw, "feedback": fb}
     if s.fusion == "rrf":
         for key, w in (

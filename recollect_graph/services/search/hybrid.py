@@ -146,7 +146,7 @@ class Search:
         self.db = db
         self.embedder = embedder
         self.settings = settings
-        self.access = Access(db)
+        self.access = Access(db, getattr(embedder, "calibration", None))
         self._pool: ThreadPoolExecutor | None = None
         self._pool_lock = threading.Lock()
 
@@ -272,7 +272,7 @@ class Search:
         cands = self._candidates(params, limit) if entry_kinds != [] else []
         if cands and cands[0].get("unnamed"):
             vector = vector_unnamed or vector
-        scored = relevance(cands, s)
+        scored = relevance(cands, s, self.embedder.calibration)
         if params["want_text"]:  # a question asking who or where: the turns that name someone
             mark_names(scored, names)
         floor = self.semantic_floor(c["semantic"] for c in scored.values())
@@ -312,7 +312,9 @@ class Search:
                 if eid not in scored:
                     scored[eid] = {
                         "entry": row,
-                        "semantic": max(0.0, float(row["semantic"] or 0.0)),
+                        "semantic": max(
+                            0.0, self.embedder.similarity(float(row["semantic"] or 0.0))
+                        ),
                         "keyword": 0.0,
                         "relevance": 0.0,
                         "graph_only": True,
@@ -376,8 +378,8 @@ class Search:
             if plain != texts:
                 texts += plain
         if len(texts) == 1:  # the usual case: one text, from the embedder's recent queries
-            return self.embedder.embed_one(query), None
-        vecs = self.embedder.embed(texts)
+            return self.embedder.embed_query(query), None
+        vecs = self.embedder.embed_queries(texts)
         if len(vecs) > n:  # the sum of each text's two vectors (cosine ignores the length)
             vecs = [[a + b for a, b in zip(vecs[i], vecs[n + i], strict=True)] for i in range(n)]
         return vecs[0], (vecs[1] if unnamed else None)
@@ -451,7 +453,7 @@ class Search:
             valid_at=params["valid_at"],
             include_deleted=params["include_deleted"],
         )
-        out = relevance(rows, s)
+        out = relevance(rows, s, self.embedder.calibration)
         for c in out.values():
             c["kind"] = "chunk"
             c["relevant"] = self.above_floor(c["semantic"], c["keyword"])

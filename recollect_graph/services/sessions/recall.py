@@ -93,7 +93,7 @@ class Recall:
     def __init__(self, db: Db, embedder: Embedder) -> None:
         self.db = db
         self.embedder = embedder
-        self.access = Access(db)
+        self.access = Access(db, embedder.calibration)
 
     def recall(
         self,
@@ -244,12 +244,12 @@ class Recall:
         self, trace: dict[str, Any], scope_id: str, now: datetime, when: When
     ) -> dict[str, tuple[float, dict[str, float], list[str]]]:
         residual: str = trace["residual"] or trace["text"]
-        vector = self.embedder.embed_one(residual)
+        vector = self.embedder.embed_query(residual)
         sig: dict[str, dict[str, float]] = {}
         why: dict[str, list[str]] = {}
         for r in self._vector_rows(scope_id, vector, when):
             cos = max(float(r["session_cos"] or -1), float(r["turn_cos"] or -1))
-            sig.setdefault(r["id"], {})["semantic"] = _scale_cos(cos)
+            sig.setdefault(r["id"], {})["semantic"] = _scale_cos(self.embedder.similarity(cos))
         lucene = lucene_query(" ".join(trace["content_words"]))
         if lucene:
             rows = self.db.read(

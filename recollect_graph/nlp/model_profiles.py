@@ -1,0 +1,81 @@
+"""What each embedding model needs besides its weights: text prefixes and a similarity scale.
+
+Two things differ between sentence encoders and matter to everything that reads their vectors:
+
+- **Prefixes.** e5 was trained with ``"query: "`` before a search query and ``"passage: "``
+  before what is searched; without them it ranks worse (LoCoMo, dense alone, tuning
+  conversations: R@10 0.658 bare against 0.721 with them). The embedder adds them:
+  :meth:`~recollect_graph.nlp.embedder.Embedder.embed` is for what is stored,
+  :meth:`~recollect_graph.nlp.embedder.Embedder.embed_query` for what is asked.
+- **The cosine's scale.** Every weight and threshold that reads a cosine (the search's
+  fusion and relevance floor, duplicate and link thresholds, near pairs, recall) was set on
+  all-MiniLM-L6-v2, whose unrelated texts sit near 0 and related ones near 0.3-0.6. e5's cosines
+  crowd into 0.7-0.9, bge's into 0.4-0.7. A model's :class:`Calibration` maps its cosine
+  affinely onto MiniLM's scale (clipped to [-1, 1]); the services read cosines through it, and
+  turn their thresholds back into the model's raw cosine where the database compares them.
+
+The calibrations were fitted on LoCoMo's tuning conversations only (conv-26, conv-30, conv-41:
+every question against every turn, 193,515 pairs), matching the model's cosine quantiles 0.5,
+0.9, 0.99 and 0.999 to MiniLM's with a least-squares line (``benchmarks/calibrate_model.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """``score = offset + scale x cosine``, clipped to [-1, 1] (identity by default)."""
+
+    offset: float = 0.0
+    scale: float = 1.0
+
+    @property
+    def identity(self) -> bool:
+        """Whether scores are the raw cosines."""
+        return self.offset == 0.0 and self.scale == 1.0
+
+    def score(self, cosine: float) -> float:
+        """A raw cosine on the reference scale."""
+        if self.identity:
+            return cosine
+        return max(-1.0, min(1.0, self.offset + self.scale * cosine))
+
+    def raw(self, score: float) -> float:
+        """The raw cosine that scores ``score`` (for a threshold the database compares)."""
+        if self.identity:
+            return score
+        return (score - self.offset) / self.scale
+
+
+@dataclass(frozen=True)
+class ModelProfile:
+    """A model's prefixes and similarity scale."""
+
+    query_prefix: str = ""
+    passage_prefix: str = ""
+    calibration: Calibration = Calibration()
+
+
+IDENTITY = ModelProfile()
+
+_E5 = ModelProfile(
+    query_prefix="query: ",
+    passage_prefix="passage: ",
+    calibration=Calibration(offset=-3.122, scale=4.355),
+)
+_BGE = ModelProfile(calibration=Calibration(offset=-0.804, scale=1.936))
+
+#: Known models by configured name; any other model is used as it is (no prefixes, raw cosine).
+PROFILES: dict[str, ModelProfile] = {
+    "e5-small-v2": _E5,
+    "intfloat/e5-small-v2": _E5,
+    "bge-small-en-v1.5": _BGE,
+    "BAAI/bge-small-en-v1.5": _BGE,
+}
+
+
+def profile_of(model_name: str) -> ModelProfile:
+    """The profile of a configured model name (the identity for models not listed)."""
+    return PROFILES.get(model_name, IDENTITY)

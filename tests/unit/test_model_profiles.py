@@ -1,0 +1,89 @@
+"""Model profiles: the similarity scale and the query / passage prefixes the embedder adds."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from recollect_graph.nlp.embedder import Embedder
+from recollect_graph.nlp.model_profiles import IDENTITY, Calibration, ModelProfile, profile_of
+
+
+class Recording(Embedder):
+    """Records the texts that reach the model; vectors are derived from the text length."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.seen: list[str] = []
+
+    def _encode(self, texts: Sequence[str]) -> list[list[float]]:
+        self.seen.extend(texts)
+        return [[float(len(t)), 1.0] for t in texts]
+
+
+def test_the_identity_leaves_cosines_as_they_are() -> None:
+    cal = Calibration()
+    assert cal.identity
+    assert [cal.score(x) for x in (-0.3, 0.0, 0.42, 1.0)] == [-0.3, 0.0, 0.42, 1.0]
+    assert cal.raw(0.85) == 0.85
+
+
+def test_a_calibration_maps_onto_the_reference_scale_and_back() -> None:
+    cal = Calibration(offset=-3.122, scale=4.355)
+    # e5's unrelated texts (~0.72) land near 0, its related ones (~0.85) near MiniLM's 0.6
+    assert cal.score(0.72) == pytest.approx(0.0136, abs=1e-3)
+    assert cal.score(0.85) == pytest.approx(0.580, abs=1e-3)
+    for s in (0.2, 0.25, 0.45, 0.85):
+        assert cal.score(cal.raw(s)) == pytest.approx(s)
+    assert cal.score(1.0) == 1.0  # clipped: a cosine-like score never passes 1
+    assert cal.score(0.0) == -1.0
+
+
+def test_known_models_have_profiles_and_others_the_identity() -> None:
+    e5 = profile_of("e5-small-v2")
+    assert (e5.query_prefix, e5.passage_prefix) == ("query: ", "passage: ")
+    assert profile_of("intfloat/e5-small-v2") == e5
+    assert profile_of("bge-small-en-v1.5").query_prefix == ""
+    assert not profile_of("bge-small-en-v1.5").calibration.identity
+    assert profile_of("all-MiniLM-L6-v2") is IDENTITY
+    assert profile_of("/models/my-own") is IDENTITY
+
+
+def test_stored_texts_get_the_passage_prefix_and_questions_the_query_prefix() -> None:
+    e = Recording("e5-small-v2")
+    e.embed(["Caroline went to a support group."])
+    e.embed_query("When did Caroline go?")
+    e.embed_queries(["two", "questions"])
+    e.embed_one("a stored text")
+    assert e.seen == [
+        "passage: Caroline went to a support group.",
+        "query: When did Caroline go?",
+        "query: two",
+        "query: questions",
+        "passage: a stored text",
+    ]
+
+
+def test_a_text_asked_and_stored_is_remembered_apart() -> None:
+    e = Recording("e5-small-v2")
+    assert e.embed_query("hello") != e.embed_one("hello")  # "query: hello" / "passage: hello"
+    e.embed_query("hello")
+    assert e.seen == ["query: hello", "passage: hello"]
+
+
+def test_a_model_without_prefixes_embeds_texts_as_given() -> None:
+    e = Recording("all-MiniLM-L6-v2")
+    e.embed(["a"])
+    e.embed_queries(["b"])
+    assert e.seen == ["a", "b"]
+
+
+def test_index_scores_are_calibrated_in_their_own_units() -> None:
+    e = Recording("plain")
+    e.profile = ModelProfile(calibration=Calibration(offset=-1.0, scale=2.0))
+    # index score (1 + cos) / 2: cosine 0.9 -> 0.95; calibrated cosine 0.8 -> 0.9
+    assert e.index_score(0.95) == pytest.approx(0.9)
+    assert e.raw_index_score(0.9) == pytest.approx(0.95)
+    assert e.similarity(0.9) == pytest.approx(0.8)
+    assert e.raw_similarity(0.8) == pytest.approx(0.9)
