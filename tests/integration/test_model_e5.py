@@ -66,7 +66,7 @@ def test_questions_about_nothing_in_the_scope_get_few_hits_and_need_the_calibrat
 ) -> None:
     scope_id = scope[0]
     hits = [len(e5.search(q, scope_id=scope_id)) for q in OFF_TOPIC]
-    # two of the three get none; "How long do you poach an egg?" is 0.39 from the cache entry
+    # two of the three get none; "How long do you poach an egg?" is 0.34 from the cache entry
     # on the reference scale (MiniLM: 0.17), e5 being noisier between unrelated texts
     assert sum(hits) <= 3 and hits.count(0) >= 2, hits
     saved = e5.embedder.profile
