@@ -87,3 +87,15 @@ def test_index_scores_are_calibrated_in_their_own_units() -> None:
     assert e.raw_index_score(0.9) == pytest.approx(0.95)
     assert e.similarity(0.9) == pytest.approx(0.8)
     assert e.raw_similarity(0.8) == pytest.approx(0.9)
+
+
+def test_topic_thresholds_are_turned_into_the_models_own_cosines() -> None:
+    from recollect_graph.services.topics.service import Topics
+
+    plain = Topics(None, Recording("all-MiniLM-L6-v2"))  # type: ignore[arg-type]
+    assert (plain.params.sim_threshold, plain.params.merge_threshold) == (0.3, 0.75)
+    e5 = Recording("e5-small-v2")
+    topics = Topics(None, e5)  # type: ignore[arg-type]
+    assert e5.similarity(topics.params.sim_threshold) == pytest.approx(0.3)
+    assert e5.similarity(topics.params.merge_threshold) == pytest.approx(0.75)
+    assert 0.75 < topics.params.sim_threshold < topics.params.merge_threshold < 1.0

@@ -19,6 +19,7 @@ import builtins
 import json
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -45,13 +46,20 @@ class Topics:
     Args:
         db: The database client.
         embedder: Its ``model_id`` decides which vectors are clustered (one model per graph).
-        params: Thresholds of the method (defaults: :class:`~.topics_cluster.TopicParams`).
+        params: Thresholds of the method (defaults: :class:`~.topics_cluster.TopicParams`), on
+            MiniLM's cosine scale: the embedder's calibration turns them into its model's raw
+            cosines (:mod:`recollect_graph.nlp.model_profiles`).
     """
 
     def __init__(self, db: Db, embedder: Embedder, params: tc.TopicParams | None = None) -> None:
         self.db = db
         self.embedder = embedder
-        self.params = params or tc.TopicParams()
+        base = params or tc.TopicParams()
+        self.params = replace(
+            base,
+            sim_threshold=embedder.raw_similarity(base.sim_threshold),
+            merge_threshold=embedder.raw_similarity(base.merge_threshold),
+        )
 
     # -- build ---------------------------------------------------------------------------------
     def build(
