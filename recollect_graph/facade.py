@@ -171,6 +171,7 @@ class Recollect:
         spacy: SpacyLoader | None = None,
         server: ServerStatus | None = None,
     ) -> None:
+        settings = settings.for_model()
         self.settings = settings
         self.db = db
         self.embedder = embedder or Embedder(

@@ -16,8 +16,11 @@ from recollect_graph.settings import ENV_VARS, Settings
 _KEY_HELP = "One of: " + ", ".join(sorted(config_file.KEYS)) + "."
 
 
-def _sources(files: config_file.LayeredFiles) -> dict[str, str]:
-    """Settings field -> where its value comes from (an env variable, a file, the default)."""
+def _sources(files: config_file.LayeredFiles, settings: Settings) -> dict[str, str]:
+    """Settings field -> where its value comes from: env, file, model profile or default."""
+    from recollect_graph.nlp.model_profiles import profile_of
+
+    own = {k for k, _ in profile_of(settings.embedding_model).settings}
     env_of = {field: var for var, field in ENV_VARS.items()}
     out: dict[str, str] = {}
     for field in Settings.model_fields:
@@ -27,6 +30,8 @@ def _sources(files: config_file.LayeredFiles) -> dict[str, str]:
             out[field] = f"env {var}"
         elif key and files.source(key):
             out[field] = str(files.source(key))
+        elif field in own:
+            out[field] = f"model {settings.embedding_model}"
         else:
             out[field] = "default"
     return out
@@ -34,12 +39,13 @@ def _sources(files: config_file.LayeredFiles) -> dict[str, str]:
 
 def _show(as_json: bool) -> None:
     files = config_file.layered()
-    data: dict[str, Any] = Settings.from_env().masked()
+    settings = Settings.from_env().for_model()
+    data: dict[str, Any] = settings.masked()
     data["config_files"] = {
         "user": str(files.user_path),
         "project": str(files.project_path) if files.project_path else None,
     }
-    data["sources"] = _sources(files)
+    data["sources"] = _sources(files, settings)
     if as_json:
         emit_json(data)
         return
@@ -104,8 +110,9 @@ def get_cmd(key: str, as_json: bool) -> None:
     config_file.check_key(key)
     files = config_file.layered()
     field = config_file.KEYS[key]
-    value = Settings.from_env().masked()[field]
-    source = _sources(files)[field]
+    settings = Settings.from_env().for_model()
+    value = settings.masked()[field]
+    source = _sources(files, settings)[field]
     if as_json:
         emit_json({"key": key, "value": value, "source": source})
     else:

@@ -61,11 +61,16 @@ class Calibration:
 
 @dataclass(frozen=True)
 class ModelProfile:
-    """A model's prefixes and similarity scale."""
+    """A model's prefixes, similarity scale and search weights of its own.
+
+    ``settings`` are defaults that replace the project's for this model (field name, value),
+    where the user set nothing: :meth:`recollect_graph.settings.Settings.for_model`.
+    """
 
     query_prefix: str = ""
     passage_prefix: str = ""
     calibration: Calibration = Calibration()
+    settings: tuple[tuple[str, float], ...] = ()
 
 
 IDENTITY = ModelProfile()
@@ -74,10 +79,16 @@ IDENTITY = ModelProfile()
 #: more of them passed the relevance floor (LoCoMo off-topic questions: 3.27 hits per search
 #: against MiniLM's 0.85). 0.05 lower brings that to 0.97 with tuning R@10 unchanged
 #: (docs/benchmarks.md); the scale is the fit's.
+#:
+#: Its keyword weight is lower than MiniLM's 0.25: e5's cosine alone ranks the evidence better
+#: than BM25 does (LoCoMo tuning conversations, R@10 0.690 against 0.593; MiniLM's 0.529), so the
+#: fusion leans on it more. Chosen on the tuning conversations among 0.1 / 0.15 / 0.2 / 0.25
+#: (docs/benchmarks.md, "e5's own keyword weight").
 _E5 = ModelProfile(
     query_prefix="query: ",
     passage_prefix="passage: ",
     calibration=Calibration(offset=-3.172, scale=4.355),
+    settings=(("w_keyword", 0.15),),
 )
 _BGE = ModelProfile(calibration=Calibration(offset=-0.804, scale=1.936))
 

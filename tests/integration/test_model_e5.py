@@ -50,6 +50,8 @@ def test_the_store_records_e5_and_its_prefixes_reach_the_model(e5: Recollect) ->
     q = e5.embedder.embed_query("which bundler builds the web frontend")
     same_as_passage = e5.embedder.embed(["which bundler builds the web frontend"])[0]
     assert sum(a * b for a, b in zip(q, same_as_passage, strict=True)) < 0.999
+    # the search weighs keywords as fitted to e5, not as to MiniLM
+    assert e5.settings.w_keyword == 0.15 and e5.searcher.settings.w_keyword == 0.15
 
 
 def test_a_paraphrase_finds_its_entry_first(e5: Recollect, scope: tuple[str, list[str]]) -> None:

@@ -128,3 +128,19 @@ def test_values_are_written_as_toml_that_reads_back(home: Path) -> None:
         "heap_mb": 1024,
         "fusion": "rrf",
     }
+
+
+def test_config_shows_a_models_own_weight_and_where_it_comes_from(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for var in ("RECOLLECT_EMBEDDING_MODEL", "RECOLLECT_W_KEYWORD"):
+        monkeypatch.delenv(var, raising=False)
+    assert json.loads(_run("config", "show", "--json")[1])["w_keyword"] == 0.25
+    _run("config", "set", "embedding_model", "e5-small-v2")
+    shown = json.loads(_run("config", "show", "--json")[1])
+    assert shown["w_keyword"] == 0.15
+    assert shown["sources"]["w_keyword"] == "model e5-small-v2"
+    assert shown["sources"]["w_semantic"] == "default"
+    shown = json.loads(_run("config", "show", "--json", env={"RECOLLECT_W_KEYWORD": "0.3"})[1])
+    assert shown["w_keyword"] == 0.3
+    assert shown["sources"]["w_keyword"] == "env RECOLLECT_W_KEYWORD"

@@ -99,3 +99,22 @@ def test_topic_thresholds_are_turned_into_the_models_own_cosines() -> None:
     assert e5.similarity(topics.params.sim_threshold) == pytest.approx(0.3)
     assert e5.similarity(topics.params.merge_threshold) == pytest.approx(0.75)
     assert 0.75 < topics.params.sim_threshold < topics.params.merge_threshold < 1.0
+
+
+def test_a_models_own_weights_apply_where_the_user_set_none() -> None:
+    from recollect_graph.settings import Settings
+
+    e5 = Settings.from_env({"RECOLLECT_EMBEDDING_MODEL": "e5-small-v2"}).for_model()
+    assert e5.w_keyword == 0.15
+    assert e5.w_semantic == Settings().w_semantic  # the profile touches only what it names
+    mine = Settings.from_env(
+        {"RECOLLECT_EMBEDDING_MODEL": "e5-small-v2", "RECOLLECT_W_KEYWORD": "0.25"}
+    ).for_model()
+    assert mine.w_keyword == 0.25  # the user's value wins, even when it is the project default
+    minilm = Settings().for_model()
+    assert minilm.w_keyword == 0.25 and minilm == Settings()
+    # another model replaces the first one's defaults; the user's choices stay theirs
+    back = e5.model_copy(update={"embedding_model": "all-MiniLM-L6-v2"}).for_model()
+    assert back.w_keyword == 0.25
+    assert "w_keyword" not in back.model_fields_set
+    assert e5.for_model() is e5
