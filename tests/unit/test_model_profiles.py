@@ -118,3 +118,23 @@ def test_a_models_own_weights_apply_where_the_user_set_none() -> None:
     assert back.w_keyword == 0.25
     assert "w_keyword" not in back.model_fields_set
     assert e5.for_model() is e5
+
+
+def test_models_list_shows_what_each_model_brings(tmp_path: object) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from recollect_graph.cli.main import cli
+
+    r = CliRunner().invoke(
+        cli, ["models", "list", "--json"], env={"RECOLLECT_CACHE_DIR": str(tmp_path)}
+    )
+    assert r.exit_code == 0, r.output
+    rows = {m["name"]: m for m in json.loads(r.stdout)["models"]}
+    assert rows["e5-small-v2"]["settings"] == {"w_keyword": 0.15}
+    assert rows["e5-small-v2"]["query_prefix"] == "query: "
+    assert not rows["e5-small-v2"]["ready"]  # nothing fetched into an empty cache
+    assert rows["all-MiniLM-L6-v2"]["settings"] == {} and rows["all-MiniLM-L6-v2"]["ready"]
+    text = CliRunner().invoke(cli, ["models", "list"], env={"RECOLLECT_CACHE_DIR": str(tmp_path)})
+    assert "w_keyword=0.15" in text.stdout
