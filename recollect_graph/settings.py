@@ -345,11 +345,11 @@ class Settings(BaseModel):
     def for_model(self) -> Settings:
         """These settings with the embedding model's own defaults where the user set nothing.
 
-        A model's profile (:mod:`recollect_graph.nlp.model_profiles`) may carry search weights
-        fitted to it (e5-small-v2 weighs keywords 0.15, not 0.25). A value the user gave, in a
-        config file, the environment or an override, always wins; so does a field set through
-        ``model_copy(update=...)``. The library's entry points apply this once
-        (:class:`~recollect_graph.facade.Recollect`).
+        A model's profile (:mod:`recollect_graph.nlp.model_profiles`) may carry search settings
+        fitted to it (e5-small-v2 weighs keywords 0.15, not 0.25, and has semantic floors 0.1
+        higher). A value the user gave, in a config file, the environment or an override,
+        always wins; so does a field set through ``model_copy(update=...)``. The library's
+        entry point applies this once (:class:`~recollect_graph.facade.Recollect`).
         """
         from recollect_graph.nlp.model_profiles import PROFILES, profile_of
 

@@ -67,7 +67,8 @@ def models_group() -> None:
 def list_cmd(as_json: bool) -> None:
     """The known models: source, readiness here, prefixes, and the settings each brings.
 
-    A model's settings apply where you set none (e5-small-v2: w_keyword=0.15).
+    A model's settings apply where you set none (e5-small-v2: a lower keyword weight and
+    higher semantic floors).
 
     \b
     Example:

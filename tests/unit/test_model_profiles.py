@@ -106,6 +106,11 @@ def test_a_models_own_weights_apply_where_the_user_set_none() -> None:
 
     e5 = Settings.from_env({"RECOLLECT_EMBEDDING_MODEL": "e5-small-v2"}).for_model()
     assert e5.w_keyword == 0.15
+    assert (e5.search_floor, e5.search_floor_confident, e5.search_floor_relaxed) == (
+        0.35,
+        0.55,
+        0.3,
+    )
     assert e5.w_semantic == Settings().w_semantic  # the profile touches only what it names
     mine = Settings.from_env(
         {"RECOLLECT_EMBEDDING_MODEL": "e5-small-v2", "RECOLLECT_W_KEYWORD": "0.25"}
@@ -115,7 +120,7 @@ def test_a_models_own_weights_apply_where_the_user_set_none() -> None:
     assert minilm.w_keyword == 0.25 and minilm == Settings()
     # another model replaces the first one's defaults; the user's choices stay theirs
     back = e5.model_copy(update={"embedding_model": "all-MiniLM-L6-v2"}).for_model()
-    assert back.w_keyword == 0.25
+    assert back.w_keyword == 0.25 and back.search_floor == 0.25
     assert "w_keyword" not in back.model_fields_set
     assert e5.for_model() is e5
 
@@ -132,7 +137,8 @@ def test_models_list_shows_what_each_model_brings(tmp_path: object) -> None:
     )
     assert r.exit_code == 0, r.output
     rows = {m["name"]: m for m in json.loads(r.stdout)["models"]}
-    assert rows["e5-small-v2"]["settings"] == {"w_keyword": 0.15}
+    assert rows["e5-small-v2"]["settings"]["w_keyword"] == 0.15
+    assert rows["e5-small-v2"]["settings"]["search_floor"] == 0.35
     assert rows["e5-small-v2"]["query_prefix"] == "query: "
     assert not rows["e5-small-v2"]["ready"]  # nothing fetched into an empty cache
     assert rows["all-MiniLM-L6-v2"]["settings"] == {} and rows["all-MiniLM-L6-v2"]["ready"]
