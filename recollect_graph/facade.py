@@ -37,6 +37,7 @@ from recollect_graph.models import (
 from recollect_graph.nlp.claims import CLAIM_EXCLUDE, ClaimExtractor
 from recollect_graph.nlp.embedder import Embedder
 from recollect_graph.nlp.entities import EntityExtractor
+from recollect_graph.nlp.model_profiles import for_model
 from recollect_graph.nlp.spacy_loader import SpacyLoader
 from recollect_graph.results import (
     ConsolidationReport,
@@ -171,7 +172,7 @@ class Recollect:
         spacy: SpacyLoader | None = None,
         server: ServerStatus | None = None,
     ) -> None:
-        settings = settings.for_model()
+        settings = for_model(settings)
         self.settings = settings
         self.db = db
         self.embedder = embedder or Embedder(

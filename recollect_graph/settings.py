@@ -342,28 +342,6 @@ class Settings(BaseModel):
         """File holding the embedded server's generated password (mode 0600)."""
         return self.config_dir / "neo4j-password"
 
-    def for_model(self) -> Settings:
-        """These settings with the embedding model's own defaults where the user set nothing.
-
-        A model's profile (:mod:`recollect_graph.nlp.model_profiles`) may carry search settings
-        fitted to it (e5-small-v2 weighs keywords 0.15, not 0.25, and has semantic floors 0.1
-        higher). A value the user gave, in a config file, the environment or an override,
-        always wins; so does a field set through ``model_copy(update=...)``. The library's
-        entry point applies this once (:class:`~recollect_graph.facade.Recollect`).
-        """
-        from recollect_graph.nlp.model_profiles import PROFILES, profile_of
-
-        own = dict(profile_of(self.embedding_model).settings)
-        touched = {k for p in PROFILES.values() for k, _ in p.settings} - self.model_fields_set
-        fields = type(self).model_fields
-        update = {k: own.get(k, fields[k].default) for k in touched}
-        if all(getattr(self, k) == v for k, v in update.items()):
-            return self
-        out = self.model_copy(update=update)
-        # the model's defaults are not the user's choice: another model replaces them
-        object.__setattr__(out, "__pydantic_fields_set__", set(self.model_fields_set))
-        return out
-
     def effective_uri(self) -> str:
         """Bolt URI the library connects to."""
         return self.neo4j_uri or f"bolt://127.0.0.1:{self.bolt_port}"

@@ -37,9 +37,16 @@ def _sources(files: config_file.LayeredFiles, settings: Settings) -> dict[str, s
     return out
 
 
+def _effective() -> Settings:
+    """The settings as the library uses them: with the embedding model's own defaults."""
+    from recollect_graph.nlp.model_profiles import for_model
+
+    return for_model(Settings.from_env())
+
+
 def _show(as_json: bool) -> None:
     files = config_file.layered()
-    settings = Settings.from_env().for_model()
+    settings = _effective()
     data: dict[str, Any] = settings.masked()
     data["config_files"] = {
         "user": str(files.user_path),
@@ -110,7 +117,7 @@ def get_cmd(key: str, as_json: bool) -> None:
     config_file.check_key(key)
     files = config_file.layered()
     field = config_file.KEYS[key]
-    settings = Settings.from_env().for_model()
+    settings = _effective()
     value = settings.masked()[field]
     source = _sources(files, settings)[field]
     if as_json:

@@ -23,7 +23,10 @@ e5's offset is then 0.05 lower (below).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from recollect_graph.settings import Settings
 
 
 @dataclass(frozen=True)
@@ -64,7 +67,7 @@ class ModelProfile:
     """A model's prefixes, similarity scale and search settings of its own.
 
     ``settings`` are defaults that replace the project's for this model (field name, value),
-    where the user set nothing: :meth:`recollect_graph.settings.Settings.for_model`.
+    where the user set nothing: :func:`for_model`.
     """
 
     query_prefix: str = ""
@@ -114,3 +117,25 @@ PROFILES: dict[str, ModelProfile] = {
 def profile_of(model_name: str) -> ModelProfile:
     """The profile of a configured model name (the identity for models not listed)."""
     return PROFILES.get(model_name, IDENTITY)
+
+
+def for_model(settings: Settings) -> Settings:
+    """``settings`` with its embedding model's own defaults where the user set nothing.
+
+    A model's profile may carry search settings fitted to it (e5-small-v2 weighs keywords 0.15,
+    not 0.25, and has semantic floors 0.1 higher). A value the user gave, in a config file, the
+    environment or an override, always wins; so does a field set through
+    ``model_copy(update=...)``. Fields another model's profile sets go back to the project's
+    defaults. The library's entry point applies this once
+    (:class:`~recollect_graph.facade.Recollect`).
+    """
+    own = dict(profile_of(settings.embedding_model).settings)
+    touched = {k for p in PROFILES.values() for k, _ in p.settings} - settings.model_fields_set
+    fields = type(settings).model_fields
+    update = {k: own.get(k, fields[k].default) for k in touched}
+    if all(getattr(settings, k) == v for k, v in update.items()):
+        return settings
+    out = settings.model_copy(update=update)
+    # the model's defaults are not the user's choice: another model replaces them
+    object.__setattr__(out, "__pydantic_fields_set__", set(settings.model_fields_set))
+    return out

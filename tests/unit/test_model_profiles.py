@@ -7,7 +7,13 @@ from collections.abc import Sequence
 import pytest
 
 from recollect_graph.nlp.embedder import Embedder
-from recollect_graph.nlp.model_profiles import IDENTITY, Calibration, ModelProfile, profile_of
+from recollect_graph.nlp.model_profiles import (
+    IDENTITY,
+    Calibration,
+    ModelProfile,
+    for_model,
+    profile_of,
+)
 
 
 class Recording(Embedder):
@@ -104,7 +110,7 @@ def test_topic_thresholds_are_turned_into_the_models_own_cosines() -> None:
 def test_a_models_own_weights_apply_where_the_user_set_none() -> None:
     from recollect_graph.settings import Settings
 
-    e5 = Settings.from_env({"RECOLLECT_EMBEDDING_MODEL": "e5-small-v2"}).for_model()
+    e5 = for_model(Settings.from_env({"RECOLLECT_EMBEDDING_MODEL": "e5-small-v2"}))
     assert e5.w_keyword == 0.15
     assert (e5.search_floor, e5.search_floor_confident, e5.search_floor_relaxed) == (
         0.35,
@@ -112,17 +118,19 @@ def test_a_models_own_weights_apply_where_the_user_set_none() -> None:
         0.3,
     )
     assert e5.w_semantic == Settings().w_semantic  # the profile touches only what it names
-    mine = Settings.from_env(
-        {"RECOLLECT_EMBEDDING_MODEL": "e5-small-v2", "RECOLLECT_W_KEYWORD": "0.25"}
-    ).for_model()
+    mine = for_model(
+        Settings.from_env(
+            {"RECOLLECT_EMBEDDING_MODEL": "e5-small-v2", "RECOLLECT_W_KEYWORD": "0.25"}
+        )
+    )
     assert mine.w_keyword == 0.25  # the user's value wins, even when it is the project default
-    minilm = Settings().for_model()
+    minilm = for_model(Settings())
     assert minilm.w_keyword == 0.25 and minilm == Settings()
     # another model replaces the first one's defaults; the user's choices stay theirs
-    back = e5.model_copy(update={"embedding_model": "all-MiniLM-L6-v2"}).for_model()
+    back = for_model(e5.model_copy(update={"embedding_model": "all-MiniLM-L6-v2"}))
     assert back.w_keyword == 0.25 and back.search_floor == 0.25
     assert "w_keyword" not in back.model_fields_set
-    assert e5.for_model() is e5
+    assert for_model(e5) is e5
 
 
 def test_models_list_shows_what_each_model_brings(tmp_path: object) -> None:
