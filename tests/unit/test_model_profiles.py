@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
@@ -133,7 +134,7 @@ def test_a_models_own_weights_apply_where_the_user_set_none() -> None:
     assert for_model(e5) is e5
 
 
-def test_models_list_shows_what_each_model_brings(tmp_path: object) -> None:
+def test_models_list_shows_what_each_model_brings(tmp_path: Path) -> None:
     import json
 
     from click.testing import CliRunner
