@@ -141,7 +141,9 @@ class CachedEmbedder(Embedder):
     @property
     def _file(self) -> Path:
         assert self.folder is not None
-        tag = hashlib.sha1(f"{self.model_id}|{self.backend}".encode()).hexdigest()[:12]
+        cut = self.profile.max_tokens  # a profile's cut is part of what a vector is
+        name = f"{self.model_id}|{self.backend}" + (f"|{cut}" if cut else "")
+        tag = hashlib.sha1(name.encode()).hexdigest()[:12]
         return self.folder / f"{tag}.npz"
 
     @staticmethod

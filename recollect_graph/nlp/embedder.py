@@ -240,7 +240,17 @@ class Embedder:
                     self._model = self._load_onnx(path)
                 if self._model is None:
                     self._model = self._load_torch(path)
+                self._apply_cut(self._model)
         return self._model
+
+    def _apply_cut(self, model: Any) -> None:
+        """Cut the model's input to its profile's ``max_tokens`` (when below its own limit)."""
+        cut = self.profile.max_tokens
+        if cut is None or cut >= int(model.max_seq_length):
+            return
+        model.max_seq_length = cut
+        if isinstance(model, OnnxModel):
+            model.tokenizer.enable_truncation(max_length=cut)
 
     def _load_onnx(self, path: str) -> OnnxModel | None:
         """The ONNX int8 model, or ``None`` (reason logged) when torch must be used instead."""

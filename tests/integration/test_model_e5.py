@@ -54,6 +54,16 @@ def test_the_store_records_e5_and_its_prefixes_reach_the_model(e5: Recollect) ->
     assert e5.settings.w_keyword == 0.15 and e5.searcher.settings.w_keyword == 0.15
 
 
+def test_e5_reads_a_long_text_up_to_256_tokens(e5: Recollect) -> None:
+    """Like MiniLM, e5 embeds the first 256 tokens: a long chat turn costs a quarter as much."""
+    assert e5.embedder.max_tokens == 256
+    head = "We walked the coastal path from the harbour to the lighthouse at dawn. " * 30
+    one, other = e5.embedder.embed([head + "Then it rained.", head + "Later we ate oysters."])
+    assert one == other  # what follows the cut does not reach the model
+    short_one, short_other = e5.embedder.embed(["Then it rained.", "Later we ate oysters."])
+    assert short_one != short_other
+
+
 def test_a_paraphrase_finds_its_entry_first(e5: Recollect, scope: tuple[str, list[str]]) -> None:
     scope_id, ids = scope
     hits = e5.search("which bundler builds the web frontend", scope_id=scope_id)

@@ -57,6 +57,41 @@ def test_known_models_have_profiles_and_others_the_identity() -> None:
     assert profile_of("/models/my-own") is IDENTITY
 
 
+class _Model:
+    """Stands in for a loaded model: only its input limit is read."""
+
+    def __init__(self, limit: int) -> None:
+        self.max_seq_length = limit
+
+
+def test_e5_reads_256_tokens_and_other_models_their_own_limit() -> None:
+    e5, long_model = Embedder("e5-small-v2"), _Model(512)
+    e5._apply_cut(long_model)
+    assert long_model.max_seq_length == 256
+    short_model = _Model(128)  # a cut above the model's own limit changes nothing
+    e5._apply_cut(short_model)
+    assert short_model.max_seq_length == 128
+    minilm = _Model(256)
+    Embedder("all-MiniLM-L6-v2")._apply_cut(minilm)
+    assert minilm.max_seq_length == 256
+    assert profile_of("bge-small-en-v1.5").max_tokens is None
+
+
+def test_the_onnx_tokenizer_is_cut_too() -> None:
+    from recollect_graph.nlp.embedder import resolve_model_path
+    from recollect_graph.nlp.onnx_embed import OnnxModel, _tokenizer
+
+    source = Path(resolve_model_path("all-MiniLM-L6-v2"))  # any tokenizer will do
+    model = OnnxModel.__new__(OnnxModel)  # no graph needed: only its limit and tokenizer
+    model.max_seq_length = 512
+    model.tokenizer = _tokenizer(source, 512)
+    text = "the harbour lights came on one by one " * 80
+    assert len(model.tokenizer.encode(text).ids) == 512
+    Embedder("e5-small-v2")._apply_cut(model)
+    assert model.max_seq_length == 256
+    assert len(model.tokenizer.encode(text).ids) == 256
+
+
 def test_stored_texts_get_the_passage_prefix_and_questions_the_query_prefix() -> None:
     e = Recording("e5-small-v2")
     e.embed(["Caroline went to a support group."])
