@@ -26,7 +26,9 @@ questions of each type in each half (SHA-1 order), so a larger sample holds ever
 
 Turn vectors are cached on disk (``--embed-cache``, keyed by model, backend and text: the same
 vectors the model would give, made once), so a second run with other variants embeds only the
-questions. Query embedding is never cached.
+questions. Query embedding is never cached. Before storing, the turns not yet cached are embedded
+longest first in large batches (``warmed`` in the result): about twice as fast as the store's
+per-session batches, for a model's first run.
 
 Run: ``.venv/bin/python benchmarks/longmemeval.py --data PATH/longmemeval_s.json.gz``
 (needs ``pip install -e '.[bench]'`` for ``rank_bm25``).
@@ -162,6 +164,22 @@ class CachedEmbedder(Embedder):
                 self.vectors[keys[i]] = tuple(vec)
         return [list(self.vectors[k]) for k in keys]
 
+    def warm(self, texts: Sequence[str], chunk: int = 4096) -> tuple[int, float]:
+        """Embed the ``texts`` not yet cached, longest first in large chunks; (count, seconds).
+
+        The store embeds a session's turns at a time, so its batches mix lengths and pad; sorted
+        over the whole haystack set the same vectors cost about half (a new model's first run).
+        """
+        todo = sorted({t for t in texts if self._key(t) not in self.vectors}, key=len)[::-1]
+        t0 = time.perf_counter()
+        was, self.caching = self.caching, True
+        for start in range(0, len(todo), chunk):
+            self.embed(todo[start : start + chunk])
+            log(f"embed cache: warmed {start + len(todo[start : start + chunk])}/{len(todo)}")
+            self.save()
+        self.caching = was
+        return len(todo), time.perf_counter() - t0
+
     def save(self) -> None:
         if self.folder is None or not self.misses:
             return
@@ -293,6 +311,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         cached = CachedEmbedder(base_rg.embedder, None if args.no_embed_cache else args.embed_cache)
         rg = Recollect(base_rg.db, base_rg.settings, embedder=cached, spacy=base_rg.spacy)
         engines = [(v, _variant_rg(rg, v) if v.settings else rg) for v in variants]
+        warmed = (0, 0.0)
+        if cached.folder is not None and not args.reuse:
+            turn_texts = [
+                turn_embed_text(t.role, t.role, t.text) for q in questions for _, t in q.turns
+            ]
+            warmed = cached.warm(turn_texts)
         cached.caching = True
         t0 = time.perf_counter()
         for i, q in enumerate(questions):
@@ -385,7 +409,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "ingest": {
             "seconds": round(ingest_s, 1),
             "turns_per_s": round(n_turns / ingest_s, 1) if ingest_s else None,
-            "embedded_afresh": cached.misses,
+            "embedded_afresh": cached.misses - warmed[0],
+            "warmed": {"texts": warmed[0], "seconds": round(warmed[1], 1)},
         },
         "off_topic": off_topic_summary(off_topic),
         "margins": lme.margins(rows, [b for b in BASELINES if b in rows]),
@@ -462,7 +487,8 @@ def table(result: dict[str, Any]) -> str:
     ing = result["ingest"]
     lines.append(
         f"ingest: {result['data']['turns']} turns in {ing['seconds']} s "
-        f"({ing['embedded_afresh']} embedded afresh); commit {result['commit']}"
+        f"({ing['embedded_afresh']} embedded afresh; {ing['warmed']['texts']} turns embedded "
+        f"before, in {ing['warmed']['seconds']} s); commit {result['commit']}"
     )
     return "\n".join(lines)
 
