@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import gzip
 import json
 import platform
 import random
@@ -30,15 +29,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks import longmemeval_eval as lme
 from recollect_graph.nlp.embedder import Embedder
 
 
 def load_turns(path: Path) -> list[str]:
     """Every distinct non-empty turn text of a LongMemEval file, in a fixed order."""
-    opener: Any = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt") as f:
-        data = json.load(f)
-    seen = {t["content"] for q in data for s in q["haystack_sessions"] for t in s}
+    seen = {t.text for q in lme.load(path) for _, t in q.turns}
     return sorted(t for t in seen if t.strip())
 
 
