@@ -248,9 +248,10 @@ class Embedder:
         cut = self.profile.max_tokens
         if cut is None or cut >= int(model.max_seq_length):
             return
-        model.max_seq_length = cut
         if isinstance(model, OnnxModel):
-            model.tokenizer.enable_truncation(max_length=cut)
+            model.limit(cut)
+        else:
+            model.max_seq_length = cut
 
     def _load_onnx(self, path: str) -> OnnxModel | None:
         """The ONNX int8 model, or ``None`` (reason logged) when torch must be used instead."""

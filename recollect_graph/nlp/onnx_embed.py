@@ -354,6 +354,11 @@ class OnnxModel:
         #: The inputs the graph takes: a model without token types (MPNet, RoBERTa) has none.
         self.inputs = frozenset(i.name for i in self.session.get_inputs())
 
+    def limit(self, max_tokens: int) -> None:
+        """Read at most ``max_tokens`` tokens of each text from now on."""
+        self.max_seq_length = max_tokens
+        self.tokenizer.enable_truncation(max_length=max_tokens)
+
     def encode(self, texts: Sequence[str], batch_size: int = 64) -> Any:
         """Unit-length float32 vectors (a numpy array, one row per text, in order).
 
