@@ -52,6 +52,17 @@ def _month_window(year: int, month: int, months: int = 1) -> tuple[datetime, dat
     return start, datetime(y, m, 1, tzinfo=UTC)
 
 
+_AMOUNT = r"a|one|two|three|four|five|six|a few|few|a couple of|couple of|\d{1,3}"
+_UNIT_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365}
+#: A span counted back from today: "(in) the past month", "the last two weeks", "this past week".
+_SPAN_BACK = re.compile(
+    rf"\b(?:the|this) (?:past|last)\s+(?:({_AMOUNT})\s+)?(day|week|month|year)s?\b"
+)
+#: The calendar span up to today: "this week", "earlier this month", "so far this year" (not
+#: "this weekend").
+_SO_FAR = re.compile(r"\bthis (week|month|year)\b")
+
+
 def time_windows(text: str, now: datetime) -> list[TimeWindow]:
     """Resolve the time expressions of ``text`` against ``now`` (the recall's moment).
 
@@ -108,6 +119,29 @@ def time_windows(text: str, now: datetime) -> list[TimeWindow]:
         centre = day - timedelta(days=n * unit)
         slack = timedelta(days=max(1, n * unit // 2))
         out.append(TimeWindow(centre - slack, centre + slack, m.group(0)))
+    for m in _SPAN_BACK.finditer(low):
+        # "in the past month", "over the last two weeks", "this past week": from that long
+        # before today (a tenth more, at least a day: people round) through today
+        n = (
+            1
+            if m.group(1) is None
+            else int(m.group(1))
+            if m.group(1).isdigit()
+            else amount[m.group(1)]
+        )
+        days = n * _UNIT_DAYS[m.group(2)]
+        start = day - timedelta(days=days + max(1, days // 10))
+        out.append(TimeWindow(start, day + timedelta(days=1), m.group(0)))
+    for m in _SO_FAR.finditer(low):
+        # "this month", "earlier this year": from the calendar week's, month's or year's start
+        unit = m.group(1)
+        if unit == "week":
+            start = day - timedelta(days=day.weekday())
+        elif unit == "month":
+            start = day.replace(day=1)
+        else:
+            start = day.replace(month=1, day=1)
+        out.append(TimeWindow(start, day + timedelta(days=1), m.group(0)))
     for m in re.finditer(rf"\blast ({'|'.join(WEEKDAYS)})\b", low):
         # the latest such weekday strictly before today
         back = (day.weekday() - WEEKDAYS.index(m.group(1))) % 7 or 7

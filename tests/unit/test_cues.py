@@ -166,6 +166,33 @@ def test_counted_days_and_last_weekday() -> None:
     assert cues.time_windows("I have 10 days of leave", now) == []
 
 
+def test_spans_up_to_today() -> None:
+    now = datetime(2023, 6, 15, 10, 0, tzinfo=UTC)  # a Thursday
+    today_end = datetime(2023, 6, 16, tzinfo=UTC)
+
+    def span(text: str) -> tuple[datetime, datetime]:
+        (w,) = cues.time_windows(text, now)
+        return w.start, w.end
+
+    # counted back from today, with a tenth more: the evidence of "the past month" may be
+    # 31 days old
+    start, end = span("how many dinner parties did I attend in the past month?")
+    assert end == today_end and start <= datetime(2023, 5, 15, tzinfo=UTC)
+    assert start >= datetime(2023, 5, 10, tzinfo=UTC)  # not two months
+    assert span("over the last two weeks")[0] == datetime(2023, 5, 31, tzinfo=UTC)
+    assert span("in the past few months")[0] < datetime(2023, 3, 17, tzinfo=UTC)
+    assert span("during the past 10 days")[0] == datetime(2023, 6, 4, tzinfo=UTC)
+    assert span("this past week")[0] == datetime(2023, 6, 7, tzinfo=UTC)
+    # the calendar's week, month and year so far
+    assert span("earlier this week") == (datetime(2023, 6, 12, tzinfo=UTC), today_end)
+    assert span("this month") == (datetime(2023, 6, 1, tzinfo=UTC), today_end)
+    assert span("weddings I attended this year") == (datetime(2023, 1, 1, tzinfo=UTC), today_end)
+    # no span: a weekend ahead, "the last time", a bare unit
+    assert cues.time_windows("what should I cook this weekend?", now) == []
+    assert cues.time_windows("the last time I went there", now) == []
+    assert cues.time_windows("a month of training", now) == []
+
+
 def test_a_short_turn_is_embedded_with_the_end_of_the_turn_before() -> None:
     before = "John: " + "x" * 400 + " What games did you play?"
     text = turn_context_text("Maria: Charades!", before)

@@ -44,6 +44,7 @@ _RELATIVE = frozenset(
         "today",
         "tonight",
         "earlier",
+        "this",
     ]
 )
 #: A turn that reports something that happened to its speaker: "I just signed my first client",
