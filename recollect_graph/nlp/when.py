@@ -122,22 +122,16 @@ def time_windows(text: str, now: datetime) -> list[TimeWindow]:
     for m in _SPAN_BACK.finditer(low):
         # "in the past month", "over the last two weeks", "this past week": from that long
         # before today (a tenth more, at least a day: people round) through today
-        n = (
-            1
-            if m.group(1) is None
-            else int(m.group(1))
-            if m.group(1).isdigit()
-            else amount[m.group(1)]
-        )
-        days = n * _UNIT_DAYS[m.group(2)]
+        count = m.group(1) or "one"
+        days = (int(count) if count.isdigit() else amount[count]) * _UNIT_DAYS[m.group(2)]
         start = day - timedelta(days=days + max(1, days // 10))
         out.append(TimeWindow(start, day + timedelta(days=1), m.group(0)))
     for m in _SO_FAR.finditer(low):
         # "this month", "earlier this year": from the calendar week's, month's or year's start
-        unit = m.group(1)
-        if unit == "week":
+        calendar = m.group(1)
+        if calendar == "week":
             start = day - timedelta(days=day.weekday())
-        elif unit == "month":
+        elif calendar == "month":
             start = day.replace(day=1)
         else:
             start = day.replace(month=1, day=1)
