@@ -94,6 +94,9 @@ def test_a_time_clue_ranks_the_sessions_of_that_time_first(rg: Recollect) -> Non
         timed = rg.recall(f"{text} in {month}", scope_id=scope, touch=False, now=now)
         assert _ids(timed)[0] == sid, (month, _ids(timed))
         assert "started in the time you named" in timed.candidates[0].evidence
+    # a span counted back to today: only September's session is inside the last three months
+    recent = rg.recall(f"{text} over the past three months", scope_id=scope, touch=False, now=now)
+    assert _ids(recent)[0] == "s-sep", _ids(recent)
     # the answer to a temporal probe re-ranks the same way
     probed = rg.recall(
         text, scope_id=scope, touch=False, attempt=2, hints=["in September"], now=now
