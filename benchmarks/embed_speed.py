@@ -30,6 +30,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks import longmemeval_eval as lme
+from benchmarks.retrieval import git_commit
 from recollect_graph.nlp.embedder import Embedder
 
 
@@ -102,6 +103,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     sets = text_sets(turns, args.texts)
     result = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "commit": git_commit(),
         "machine": f"{platform.machine()}, {platform.python_version()}",
         "data": {
             "file": args.data.name,
