@@ -54,9 +54,11 @@ def _month_window(year: int, month: int, months: int = 1) -> tuple[datetime, dat
 
 _AMOUNT = r"a|one|two|three|four|five|six|a few|few|a couple of|couple of|\d{1,3}"
 _UNIT_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365}
-#: A span counted back from today: "(in) the past month", "the last two weeks", "this past week".
+#: A span counted back from today: "(in) the past month", "the last two weeks", "this past week";
+#: not a part of something ("the last week of June", "the last year of college") nor a bare
+#: "the last day" (of a trip, mostly).
 _SPAN_BACK = re.compile(
-    rf"\b(?:the|this) (?:past|last)\s+(?:({_AMOUNT})\s+)?(day|week|month|year)s?\b"
+    rf"\b(?:the|this) (?:past|last)\s+(?:({_AMOUNT})\s+)?(day|week|month|year)s?\b(?!\s+of\b)"
 )
 #: The calendar span up to today: "this week", "earlier this month", "so far this year" (not
 #: "this weekend").
@@ -88,7 +90,8 @@ def time_windows(text: str, now: datetime) -> list[TimeWindow]:
         "last quarter": (180, 180),
     }
     for expr, (back, span) in rel.items():
-        if expr in low:
+        # "last weekend" counts as "last week"; "the last week of June" does not
+        if re.search(re.escape(expr) + r"(?!\s+of\b)", low):
             out.append(
                 TimeWindow(
                     day - timedelta(days=back),
@@ -122,6 +125,8 @@ def time_windows(text: str, now: datetime) -> list[TimeWindow]:
     for m in _SPAN_BACK.finditer(low):
         # "in the past month", "over the last two weeks", "this past week": from that long
         # before today (a tenth more, at least a day: people round) through today
+        if m.group(1) is None and m.group(2) == "day":
+            continue  # "the last day" of something, mostly
         count = m.group(1) or "one"
         days = (int(count) if count.isdigit() else amount[count]) * _UNIT_DAYS[m.group(2)]
         start = day - timedelta(days=days + max(1, days // 10))

@@ -191,6 +191,13 @@ def test_spans_up_to_today() -> None:
     assert cues.time_windows("what should I cook this weekend?", now) == []
     assert cues.time_windows("the last time I went there", now) == []
     assert cues.time_windows("a month of training", now) == []
+    # a part of something, not a span up to today
+    assert cues.time_windows("what did I do on the last day of the trip?", now) == []
+    assert cues.time_windows("the last week of the semester", now) == []
+    assert cues.time_windows("in the last two weeks of training", now) == []
+    assert [w.expression for w in cues.time_windows("what did I do last weekend?", now)] == [
+        "last week"
+    ]
 
 
 def test_a_short_turn_is_embedded_with_the_end_of_the_turn_before() -> None:
