@@ -46,6 +46,7 @@ from benchmarks.retrieval import (
     drop_scopes,
     git_commit,
     log,
+    off_topic_lines,
     off_topic_summary,
     open_store,
     run_id,
@@ -68,6 +69,15 @@ OFF_TOPIC = (
     "Explain lattice gauge theory in quantum chromodynamics",
     "What is the torque spec for a Honda CB500 cylinder head?",
     "Who designed the Brooklyn Bridge?",
+)
+#: The same kind of question asked with a time ("in the past month"), searched as of a day after
+#: the conversation's last session: every turn said then is context for it and none is about
+#: it, so the floor should still answer with few or no hits (``off_topic_timed``).
+OFF_TOPIC_TIMED = (
+    "What did I find out about the boiling point of tungsten in the past month?",
+    "Did we talk about configuring a Kubernetes ingress controller this year?",
+    "What was the molar mass of sulfuric acid we went over in the past two weeks?",
+    "Which river flows through Ulaanbaatar, as we said in the last three months?",
 )
 #: Spacing of the turns of one session (the data gives the session's start only).
 TURN_SPACING = timedelta(minutes=1)
@@ -216,6 +226,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     by_sample: dict[str, dict[str, list[tuple[int, dict[str, float]]]]] = {}
     latency: dict[str, list[float]] = {v.name: [] for v in variants}
     off_topic: dict[str, list[int]] = {v.name: [] for v in variants}
+    off_timed: dict[str, list[int]] = {v.name: [] for v in variants}
     ingest: list[dict[str, Any]] = []
     details: list[dict[str, Any]] = []
     scopes: list[str] = []
@@ -277,6 +288,17 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                         q_off, scope_id=scope, limit=args.limit, touch=False, **v.options
                     )
                     off_topic[v.name].append(len(found))
+                then = max(s.at for s in conv.sessions) + timedelta(days=1)
+                for q_off in OFF_TOPIC_TIMED:
+                    found = engine.search(
+                        q_off,
+                        scope_id=scope,
+                        limit=args.limit,
+                        touch=False,
+                        valid_at=then,
+                        **v.options,
+                    )
+                    off_timed[v.name].append(len(found))
         if args.uri and not args.keep and not args.reuse:
             drop_scopes(rg, scopes)
         used = {k: getattr(rg.settings, k) for k in _WEIGHT_FIELDS}
@@ -307,6 +329,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             by_sample, systems, [] if args.no_baselines else list(BASELINES)
         ),
         "off_topic": off_topic_summary(off_topic),
+        "off_topic_timed": off_topic_summary(off_timed),
         "ingest": ingest,
         "systems": {
             name: {
@@ -351,6 +374,7 @@ _WEIGHT_FIELDS = (
     "search_floor_keyword",
     "search_floor_confident",
     "search_floor_relaxed",
+    "search_floor_time",
     "search_lifecycle",
     "search_full_turn",
     "w_role",
@@ -401,11 +425,7 @@ def table(result: dict[str, Any]) -> str:
         if "latency_ms" in sysres:
             lat = sysres["latency_ms"]
             lines.append(f"{name} search latency: p50 {lat['p50']} ms, p95 {lat['p95']} ms")
-    for name, off in result.get("off_topic", {}).items():
-        lines.append(
-            f"{name} off-topic questions: {off['mean_hits']} hits per search on average, "
-            f"{off['with_no_hits']} of {off['searches']} with none, at most {off['max_hits']}"
-        )
+    lines += off_topic_lines(result)
     ev = result["evidence"]
     lines.append(
         f"evidence: {ev['ids_split_from_lists']} ids split from lists, {ev['ids_fixed']} fixed, "

@@ -52,7 +52,7 @@ import numpy.typing as npt
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks import longmemeval_eval as lme
-from benchmarks.locomo import _WEIGHT_FIELDS, OFF_TOPIC, Variant, _variant_rg
+from benchmarks.locomo import _WEIGHT_FIELDS, OFF_TOPIC, OFF_TOPIC_TIMED, Variant, _variant_rg
 from benchmarks.retrieval import (
     _unit,
     add_output_options,
@@ -61,6 +61,7 @@ from benchmarks.retrieval import (
     drop_scopes,
     git_commit,
     log,
+    off_topic_lines,
     off_topic_summary,
     open_store,
     run_id,
@@ -304,6 +305,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         latency["recall"] = []
     hits_returned: dict[str, list[int]] = {v.name: [] for v in variants}
     off_topic: dict[str, list[int]] = {v.name: [] for v in variants}
+    off_timed: dict[str, list[int]] = {v.name: [] for v in variants}
     details: list[dict[str, Any]] = []
     t_start = time.perf_counter()
     n_turns = 0
@@ -374,11 +376,18 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 log(f"searched {i + 1}/{len(questions)}")
         for v, engine in engines:
             for q in questions[:8]:
-                for off in OFF_TOPIC[:2]:
+                for off, into, at in [(o, off_topic, None) for o in OFF_TOPIC[:2]] + [
+                    (o, off_timed, q.asked_at) for o in OFF_TOPIC_TIMED[:2]
+                ]:
                     found = engine.search(
-                        off, scope_id=f"lme-{q.qid}-{runid}", limit=10, touch=False, **v.options
+                        off,
+                        scope_id=f"lme-{q.qid}-{runid}",
+                        limit=10,
+                        touch=False,
+                        valid_at=at,
+                        **v.options,
                     )
-                    off_topic[v.name].append(len(found))
+                    into[v.name].append(len(found))
         if args.uri and not args.keep and not args.reuse:
             drop_scopes(rg, [f"lme-{q.qid}-{runid}" for q in questions])
         used = {k: getattr(rg.settings, k) for k in _WEIGHT_FIELDS}
@@ -413,6 +422,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "warmed": {"texts": warmed[0], "seconds": round(warmed[1], 1)},
         },
         "off_topic": off_topic_summary(off_topic),
+        "off_topic_timed": off_topic_summary(off_timed),
         "margins": lme.margins(rows, [b for b in BASELINES if b in rows]),
         "systems": {
             name: {
@@ -479,11 +489,7 @@ def table(result: dict[str, Any]) -> str:
             lat = res["latency_ms"]
             hits = f", {res['mean_hits']} hits per search" if "mean_hits" in res else ""
             lines.append(f"{name}: p50 {lat['p50']} ms, p95 {lat['p95']} ms{hits}")
-    for name, off in result["off_topic"].items():
-        lines.append(
-            f"{name} off-topic: {off['mean_hits']} hits per search, "
-            f"{off['with_no_hits']} of {off['searches']} with none"
-        )
+    lines += off_topic_lines(result)
     ing = result["ingest"]
     lines.append(
         f"ingest: {result['data']['turns']} turns in {ing['seconds']} s "

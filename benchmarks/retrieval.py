@@ -138,6 +138,18 @@ def off_topic_summary(off_topic: dict[str, list[int]]) -> dict[str, dict[str, An
     }
 
 
+def off_topic_lines(result: dict[str, Any]) -> list[str]:
+    """The table's lines for the off-topic searches, plain and asked with a time."""
+    lines = []
+    for key, what in (("off_topic", "off-topic"), ("off_topic_timed", "off-topic with a time")):
+        for name, off in result.get(key, {}).items():
+            lines.append(
+                f"{name} {what}: {off['mean_hits']} hits per search, "
+                f"{off['with_no_hits']} of {off['searches']} with none, at most {off['max_hits']}"
+            )
+    return lines
+
+
 def bench_main(
     args: argparse.Namespace,
     run_fn: Callable[[argparse.Namespace], dict[str, Any]],

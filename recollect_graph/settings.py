@@ -71,6 +71,7 @@ ENV_VARS: dict[str, str] = {
     "RECOLLECT_SEARCH_FLOOR_CONFIDENT": "search_floor_confident",
     "RECOLLECT_SEARCH_FLOOR_RELAXED": "search_floor_relaxed",
     "RECOLLECT_SEARCH_FLOOR_KNOWN": "search_floor_known",
+    "RECOLLECT_SEARCH_FLOOR_TIME": "search_floor_time",
     "RECOLLECT_DEDUP_THRESHOLD": "dedup_threshold",
     "RECOLLECT_AUTO_LINK_THRESHOLD": "auto_link_threshold",
     "RECOLLECT_FEEDBACK_BUMP_UP": "feedback_bump_up",
@@ -191,6 +192,10 @@ class Settings(BaseModel):
             ``search_floor_confident`` semantic similarity, the semantic floor of its other
             candidates is ``search_floor_relaxed`` instead of ``search_floor`` (its other
             evidence may be worded apart from the question); 1 turns this off.
+        search_floor_time: The semantic floor of a conversation turn said in a time the query
+            names ("in the past month", "10 days ago"): such a turn passes the relevance floor
+            from this similarity (its keyword score may be 0), so a question about something
+            the scope never mentions, asked with a time, does not return everything said then.
         search_floor_known: The share of a question's words (its full-text terms, less the
             scope's speakers) that the scope must hold somewhere for a keyword match alone to
             pass the floor, when no candidate is confident (``search_floor_confident``). "What
@@ -264,6 +269,7 @@ class Settings(BaseModel):
     search_floor_confident: float = Field(default=0.45, ge=0, le=1)
     search_floor_relaxed: float = Field(default=0.2, ge=0, le=1)
     search_floor_known: float = Field(default=0.7, ge=0, le=1)
+    search_floor_time: float = Field(default=0.2, ge=0, le=1)
     dedup_threshold: float = Field(default=0.85, gt=0, le=1)
     auto_link_threshold: float = Field(default=0.85, gt=0, le=1)
     feedback_bump_up: float = Field(default=1.0, ge=0, le=10)

@@ -6,6 +6,7 @@ scores were 0.00, and strength, quality and usage ranked them.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -118,6 +119,33 @@ def test_a_question_whose_words_the_scope_holds_keeps_its_keyword_match(
     assert hits[0].signals.semantic < 0.45 and hits[0].signals.keyword == 1.0
     # one word of the two is one the scope never used: the same match no longer passes alone
     assert strict.search("merchant tungsten", scope_id=scope_id, hops=0) == []
+
+
+def test_a_time_in_the_question_does_not_let_everything_said_then_through(
+    rg: Recollect, scope_id: str
+) -> None:
+    # one chat session of six turns, ten days before the question is asked: "in the past month"
+    # names their time, so each is context for the question, but none is about tungsten
+    said = datetime(2026, 3, 10, 9, 0, tzinfo=UTC)
+    turns = [
+        {"id": f"t{i}", "role": "user", "speaker": "kai", "text": text,
+         "at": (said + timedelta(minutes=i)).isoformat()}
+        for i, text in enumerate(CORPUS[:6])
+    ]  # fmt: skip
+    rg.sessions.add_turns("s-march", turns, scope_id=scope_id, owner_id="kai")
+    asked = datetime(2026, 3, 20, 12, 0, tzinfo=UTC)
+    query = "What did we find out about the boiling point of tungsten in the past month?"
+    every = _with(rg, search_floor_time=0).search(query, scope_id=scope_id, valid_at=asked)
+    assert len(every) == 6  # the time alone used to pass every turn said then
+    assert rg.search(query, scope_id=scope_id, valid_at=asked, touch=False) == []
+    # a question about something said then still finds it first, with the time
+    hits = rg.search(
+        "what did we move the frontend build to in the past month",
+        scope_id=scope_id,
+        valid_at=asked,
+        touch=False,
+    )
+    assert hits[0].entry.source_id == "t1"
 
 
 HANDBOOK = """# Release handbook

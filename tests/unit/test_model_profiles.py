@@ -148,11 +148,8 @@ def test_a_models_own_weights_apply_where_the_user_set_none() -> None:
 
     e5 = for_model(Settings.from_env({"RECOLLECT_EMBEDDING_MODEL": "e5-small-v2"}))
     assert e5.w_keyword == 0.15
-    assert (e5.search_floor, e5.search_floor_confident, e5.search_floor_relaxed) == (
-        0.35,
-        0.55,
-        0.3,
-    )
+    floors = (e5.search_floor, e5.search_floor_confident, e5.search_floor_relaxed)
+    assert (*floors, e5.search_floor_time) == (0.35, 0.55, 0.3, 0.3)
     assert e5.w_semantic == Settings().w_semantic  # the profile touches only what it names
     mine = for_model(
         Settings.from_env(

@@ -114,7 +114,9 @@ def fuse(
         g = min(1.0, g)
         chunk = c.get("kind") == "chunk"
         cued, said_then = (0.0, 0.0) if chunk else context_parts(row, via, g, cues_)
-        if not c.get("relevant", True) and g <= 0 and cued + said_then < FLOOR_CONTEXT:
+        # a turn said in the time the query names passes the floor from search_floor_time
+        timed = said_then if float(c.get("semantic") or 0.0) >= s.search_floor_time else 0.0
+        if not c.get("relevant", True) and g <= 0 and cued + timed < FLOOR_CONTEXT:
             continue  # below the relevance floor: no neighbour of a hit above it, no cue
         if c.get("graph_only") and s.fusion != "rrf":
             c["relevance"] = s.w_semantic * c["semantic"]
