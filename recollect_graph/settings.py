@@ -193,9 +193,12 @@ class Settings(BaseModel):
             candidates is ``search_floor_relaxed`` instead of ``search_floor`` (its other
             evidence may be worded apart from the question); 1 turns this off.
         search_floor_time: The semantic floor of a conversation turn said in a time the query
-            names ("in the past month", "10 days ago"): such a turn passes the relevance floor
+            names ("in the past month", "10 days ago"), when no hit is confident
+            (``search_floor_confident``): such a turn passes the relevance floor on that time
             from this similarity (its keyword score may be 0), so a question about something
             the scope never mentions, asked with a time, does not return everything said then.
+            With a confident hit the time alone lets them through ("the total weight of the
+            feed I bought in the past two months" gathers side remarks).
         search_floor_known: The share of a question's words (its full-text terms, less the
             scope's speakers) that the scope must hold somewhere for a keyword match alone to
             pass the floor, when no candidate is confident (``search_floor_confident``). "What

@@ -146,6 +146,13 @@ def test_a_time_in_the_question_does_not_let_everything_said_then_through(
         touch=False,
     )
     assert hits[0].entry.source_id == "t1"
+    # a question plainly about the scope (a confident hit): the time alone still lets every
+    # turn said then through, however high the time floor
+    plain = "did we move the frontend build from webpack to vite in the past month"
+    strict = _with(rg, search_floor_time=1.0)
+    gathered = strict.search(plain, scope_id=scope_id, valid_at=asked, touch=False)
+    assert gathered[0].signals.semantic >= rg.settings.search_floor_confident
+    assert len(gathered) == 6
 
 
 HANDBOOK = """# Release handbook

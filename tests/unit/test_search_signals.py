@@ -247,3 +247,41 @@ def test_a_named_subject_who_does_not_speak_leaves_every_name() -> None:
     assert who_speaks(question, names) == "jonas"
     speakers = {w: {"entry": {"speaker": w}} for w in ("Priya", "Tomas")}
     assert to_speaker((names, dates), "jonas", speakers)[0] == names
+
+
+def test_a_named_time_lets_turns_below_the_floor_through_only_with_some_relevance() -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from recollect_graph.services.search.fusion import fuse
+    from recollect_graph.services.search.signals import conversation_cues
+    from recollect_graph.settings import Settings
+
+    asked = datetime(2023, 4, 18, 18, 0, tzinfo=UTC)
+    said = asked - timedelta(days=30)
+
+    def turn(semantic: float) -> dict[str, Any]:
+        row = {"session_id": "s", "created_at": said, "valid_from": said, "speaker": "user"}
+        row |= {"length": 300, "scope_id": "scope", "owner_id": "kai", "content": "a turn"}
+        relevant = semantic >= 0.25
+        c = {"entry": row, "relevance": semantic, "relevant": relevant, "semantic": semantic}
+        return c | {"keyword": 0.0}
+
+    def found(question: str, semantics: dict[str, float]) -> list[str]:
+        scored = {eid: turn(v) for eid, v in semantics.items()}
+        rows = {eid: {**c["entry"], "id": eid} for eid, c in scored.items()}
+        cues_ = conversation_cues(question, asked)
+        hits = fuse(
+            Settings(), scored, {}, asked, 0.0, 10, "scope", cues_, full_records=lambda *_: rows
+        )
+        return sorted(h.entry.id for h in hits)
+
+    weak = {"chat": 0.1, "near": 0.22}
+    # nothing confident: a turn said then needs search_floor_time (0.2) of similarity
+    assert found("What did I read about tungsten a month ago?", weak) == ["near"]
+    assert found("What did I read about tungsten?", weak) == []  # no time: the plain floor
+    # a confident hit: the question is about this scope, and the time alone lets them through
+    assert found("What did I read about tungsten a month ago?", weak | {"sure": 0.6}) == [
+        "chat",
+        "near",
+        "sure",
+    ]

@@ -108,14 +108,18 @@ def fuse(
     ranked: list[_Ranked] = []
     support = session_support(scored)  # in every breakdown; it weighs w_session (0.03)
     best_then = best_said_then(scored, cues_, wanted_role)
+    # a named time lets the turns said then through the floor alone when the question is
+    # plainly about this scope (a confident hit); else from search_floor_time (docs/search.md)
+    time_floor = s.search_floor_time
+    if any(float(c.get("semantic") or 0.0) >= s.search_floor_confident for c in scored.values()):
+        time_floor = 0.0
     for eid, c in scored.items():
         row = c["entry"]
         g, via = graph.get(eid, (0.0, None))
         g = min(1.0, g)
         chunk = c.get("kind") == "chunk"
         cued, said_then = (0.0, 0.0) if chunk else context_parts(row, via, g, cues_)
-        # a turn said in the time the query names passes the floor from search_floor_time
-        timed = said_then if float(c.get("semantic") or 0.0) >= s.search_floor_time else 0.0
+        timed = said_then if float(c.get("semantic") or 0.0) >= time_floor else 0.0
         if not c.get("relevant", True) and g <= 0 and cued + timed < FLOOR_CONTEXT:
             continue  # below the relevance floor: no neighbour of a hit above it, no cue
         if c.get("graph_only") and s.fusion != "rrf":
