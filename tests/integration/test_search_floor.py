@@ -138,6 +138,9 @@ def test_a_time_in_the_question_does_not_let_everything_said_then_through(
     every = _with(rg, search_floor_time=0).search(query, scope_id=scope_id, valid_at=asked)
     assert len(every) == 6  # the time alone used to pass every turn said then
     assert rg.search(query, scope_id=scope_id, valid_at=asked, touch=False) == []
+    # a question about nothing but that time: everything said then answers it
+    talk = "What did we talk about in the past month?"
+    assert len(rg.search(talk, scope_id=scope_id, valid_at=asked, touch=False)) == 6
     # a question about something said then still finds it first, with the time
     hits = rg.search(
         "what did we move the frontend build to in the past month",

@@ -285,3 +285,30 @@ def test_a_named_time_lets_turns_below_the_floor_through_only_with_some_relevanc
         "near",
         "sure",
     ]
+
+
+@pytest.mark.parametrize(
+    ("question", "only"),
+    [
+        ("what happened on 8 May 2023", True),
+        ("What did we talk about last week?", True),
+        ("what was I up to in the past two weeks", True),
+        ("What did Nate do for Joanna on 25 May, 2022?", True),  # names say who, not what
+        ("What did I find out about tungsten in the past month?", False),
+        ("What is the total weight of the feed I bought in the past two months?", False),
+        ("What happened to the staging database?", False),  # no time named
+    ],
+)
+def test_a_question_about_nothing_but_its_time(question: str, only: bool) -> None:
+    from datetime import UTC, datetime
+
+    from recollect_graph.services.search.query_text import keyword_terms
+    from recollect_graph.services.search.signals import (
+        asks_only_about_time,
+        conversation_cues,
+        without_time_words,
+    )
+
+    cues_ = conversation_cues(question, datetime(2023, 6, 1, tzinfo=UTC))
+    terms = without_time_words(keyword_terms(question)[0], cues_)
+    assert asks_only_about_time(terms, cues_) is only

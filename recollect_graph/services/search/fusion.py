@@ -100,17 +100,20 @@ def fuse(
     full_records: Callable[[list[str], str], dict[str, dict[str, Any]]],
     prefetched: dict[str, dict[str, Any]] | None = None,
     wanted_role: str | None = None,
+    time_floor: float | None = None,
 ) -> list[Hit]:
     """Final scores from slim rows; full records are fetched only for the hits returned.
 
     ``full_records(ids, scope_id)`` reads the records of hits not in ``prefetched``.
+    ``time_floor``: the similarity a turn said in the time the query names needs to pass the
+    floor on that time (default ``search_floor_time``; 0 for a query about its time only).
     """
     ranked: list[_Ranked] = []
     support = session_support(scored)  # in every breakdown; it weighs w_session (0.03)
     best_then = best_said_then(scored, cues_, wanted_role)
     # a named time lets the turns said then through the floor alone when the question is
     # plainly about this scope (a confident hit); else from search_floor_time (docs/search.md)
-    time_floor = s.search_floor_time
+    time_floor = s.search_floor_time if time_floor is None else time_floor
     if any(float(c.get("semantic") or 0.0) >= s.search_floor_confident for c in scored.values()):
         time_floor = 0.0
     for eid, c in scored.items():

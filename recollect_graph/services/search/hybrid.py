@@ -84,6 +84,7 @@ from recollect_graph.services.search.query_text import (
 from recollect_graph.services.search.signals import (
     EVENT_PATTERN,
     asked_of,
+    asks_only_about_time,
     conversation_cues,
     time_windows,
     to_speaker,
@@ -346,6 +347,7 @@ class Search:
             full_records=self._full,
             prefetched=prefetch.result() if prefetch is not None else None,
             wanted_role=wanted_role,
+            time_floor=0.0 if asks_only_about_time(terms, cues_) else None,
         )
         used = [h.entry.id for h in hits if h.kind != "chunk"]
         if touch and used:  # bookkeeping: a lock race drops it, never the search

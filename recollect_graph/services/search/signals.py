@@ -145,6 +145,35 @@ def without_time_words(terms: list[str], cues_: Cues) -> list[str]:
     return [t for t in terms if t not in said]
 
 
+#: Verbs that ask what happened or was said, not about what: "what happened on 8 May", "what did
+#: we talk about last week", "what was I up to yesterday".
+_OCCURRENCE = frozenset(
+    {
+        *("happen", "happened", "happens", "happening", "talk", "talked", "discuss"),
+        *("discussed", "say", "said", "chat", "chatted", "mention", "mentioned", "tell"),
+        *("told", "speak", "spoke", "go", "went", "going", "do", "did", "done", "doing", "up"),
+    }
+)
+
+
+def asks_only_about_time(terms: list[str], cues_: Cues) -> bool:
+    """Whether a query names a time and asks about nothing else ("what happened last week").
+
+    Its full-text ``terms`` less the words of its times, numbers, the names it mentions and the
+    verbs of happening or saying leave nothing: every turn said then answers it, so the time
+    alone lets them through the relevance floor (``search_floor_time`` does not apply).
+    """
+    if not cues_[1]:
+        return False
+    said = {x.lower() for w, _ in cues_[1] for x in WORD.findall(w.expression)}
+    rest = [
+        t
+        for t in terms
+        if t not in said and t not in cues_[0] and t not in _OCCURRENCE and not t.isdigit()
+    ]
+    return not rest
+
+
 def time_windows(cues_: Cues, k: int) -> list[dict[str, datetime]]:
     """The windows of at most ``MAX_TIME_WINDOW_DAYS`` a query names (none when ``k`` is 0)."""
     if k <= 0:
