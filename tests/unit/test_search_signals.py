@@ -252,6 +252,7 @@ def test_a_named_subject_who_does_not_speak_leaves_every_name() -> None:
 def test_a_named_time_lets_turns_below_the_floor_through_only_with_some_relevance() -> None:
     from datetime import UTC, datetime, timedelta
 
+    from recollect_graph.services.search.floors import time_floor
     from recollect_graph.services.search.fusion import fuse
     from recollect_graph.services.search.signals import conversation_cues
     from recollect_graph.settings import Settings
@@ -270,9 +271,12 @@ def test_a_named_time_lets_turns_below_the_floor_through_only_with_some_relevanc
         scored = {eid: turn(v) for eid, v in semantics.items()}
         rows = {eid: {**c["entry"], "id": eid} for eid, c in scored.items()}
         cues_ = conversation_cues(question, asked)
+        s = Settings()
+        floor = time_floor(scored.values(), s, time_only=False)  # as Search decides it
         hits = fuse(
-            Settings(), scored, {}, asked, 0.0, 10, "scope", cues_, full_records=lambda *_: rows
-        )
+            s, scored, {}, asked, 0.0, 10, "scope", cues_, full_records=lambda *_: rows,
+            time_floor=floor,
+        )  # fmt: skip
         return sorted(h.entry.id for h in hits)
 
     weak = {"chat": 0.1, "near": 0.22}

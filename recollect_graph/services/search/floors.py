@@ -32,6 +32,20 @@ def keyword_passes(keyword: float, s: Settings) -> bool:
     return keyword > 0 and keyword >= s.search_floor_keyword
 
 
+def confident(cands: Iterable[dict[str, Any]], s: Settings) -> bool:
+    """Whether a candidate reaches ``search_floor_confident``: the question is about this scope."""
+    return any(float(c.get("semantic") or 0.0) >= s.search_floor_confident for c in cands)
+
+
+def time_floor(cands: Iterable[dict[str, Any]], s: Settings, time_only: bool) -> float:
+    """The similarity a turn said in the time the query names needs to pass on that time.
+
+    0 with a confident hit (the question is plainly about this scope) or for a query about
+    nothing but its time (``time_only``); else ``search_floor_time`` (docs/search.md).
+    """
+    return 0.0 if time_only or confident(cands, s) else s.search_floor_time
+
+
 def known_share(rows: Iterable[dict[str, Any]]) -> float:
     """The share of the checked words the scope holds (1.0 when there were none to check)."""
     flags = [bool(r["known"]) for r in rows]
@@ -71,7 +85,7 @@ class KnownWords:
         if s.search_floor_known <= 0 or not self._terms:
             return True
         rows = list(cands)
-        if any(c["semantic"] >= s.search_floor_confident for c in rows):
+        if confident(rows, s):
             return True  # the question is plainly about this scope
         if not any(c["semantic"] < floor and keyword_passes(c["keyword"], s) for c in rows):
             return True  # nothing would pass on keywords alone: nothing to ask

@@ -106,16 +106,13 @@ def fuse(
 
     ``full_records(ids, scope_id)`` reads the records of hits not in ``prefetched``.
     ``time_floor``: the similarity a turn said in the time the query names needs to pass the
-    floor on that time (default ``search_floor_time``; 0 for a query about its time only).
+    floor on that time (``Search`` decides it: 0 with a confident hit or for a query about its
+    time only, else ``search_floor_time``; the latter when not given).
     """
     ranked: list[_Ranked] = []
     support = session_support(scored)  # in every breakdown; it weighs w_session (0.03)
     best_then = best_said_then(scored, cues_, wanted_role)
-    # a named time lets the turns said then through the floor alone when the question is
-    # plainly about this scope (a confident hit); else from search_floor_time (docs/search.md)
     time_floor = s.search_floor_time if time_floor is None else time_floor
-    if any(float(c.get("semantic") or 0.0) >= s.search_floor_confident for c in scored.values()):
-        time_floor = 0.0
     for eid, c in scored.items():
         row = c["entry"]
         g, via = graph.get(eid, (0.0, None))

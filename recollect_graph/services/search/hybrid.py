@@ -71,7 +71,7 @@ from recollect_graph.services.knowledge import lifecycle
 from recollect_graph.services.knowledge.access import Access
 from recollect_graph.services.search import kinds as hit_kinds
 from recollect_graph.services.search.answers import asks_for_name, mark_names
-from recollect_graph.services.search.floors import KnownWords, keyword_passes
+from recollect_graph.services.search.floors import KnownWords, keyword_passes, time_floor
 from recollect_graph.services.search.fusion import fuse, relevance
 from recollect_graph.services.search.query_text import (
     QUERY_STOP,
@@ -347,7 +347,7 @@ class Search:
             full_records=self._full,
             prefetched=prefetch.result() if prefetch is not None else None,
             wanted_role=wanted_role,
-            time_floor=0.0 if asks_only_about_time(terms, cues_) else None,
+            time_floor=time_floor(scored.values(), s, asks_only_about_time(terms, cues_)),
         )
         used = [h.entry.id for h in hits if h.kind != "chunk"]
         if touch and used:  # bookkeeping: a lock race drops it, never the search
