@@ -109,6 +109,26 @@ def test_a_question_that_shares_one_word_with_the_scope_gets_no_hit(
     assert hits[0].signals.semantic < rg.settings.search_floor
 
 
+def test_how_a_question_points_at_the_conversation_is_not_what_it_asks_about(
+    rg: Recollect, scope_id: str, corpus: list[str]
+) -> None:
+    # the scope holds "find out", "boiling" and "point": three of the four words of the
+    # question as it was split before, enough for its keyword matches to pass on their own
+    rg.remember_many(
+        [
+            {"content": "We need to find out why the nightly snapshot failed"},
+            {"content": "We keep boiling the ocean: scope the migration smaller"},
+        ],
+        scope_id=scope_id,
+        owner_id="kai",
+    )
+    asked = "What did I find out about the boiling point of tungsten?"
+    assert rg.search(asked, scope_id=scope_id) == []
+    # its subject, asked plainly, is found where the scope has it
+    hits = rg.search("why did the nightly snapshot fail?", scope_id=scope_id)
+    assert "find out why the nightly snapshot failed" in hits[0].entry.content
+
+
 def test_a_question_whose_words_the_scope_holds_keeps_its_keyword_match(
     rg: Recollect, scope_id: str, corpus: list[str]
 ) -> None:

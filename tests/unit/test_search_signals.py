@@ -316,3 +316,27 @@ def test_a_question_about_nothing_but_its_time(question: str, only: bool) -> Non
     cues_ = conversation_cues(question, datetime(2023, 6, 1, tzinfo=UTC))
     terms = without_time_words(keyword_terms(question)[0], cues_)
     assert asks_only_about_time(terms, cues_) is only
+
+
+def test_a_hit_whose_penalties_cancel_its_relevance_is_not_returned() -> None:
+    from datetime import UTC, datetime
+
+    from recollect_graph.services.search.fusion import fuse
+    from recollect_graph.settings import Settings
+
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+
+    def turn(length: int, keyword: float) -> dict[str, Any]:
+        row = {"session_id": "s", "created_at": now, "speaker": "user", "length": length}
+        row |= {"scope_id": "scope", "owner_id": "kai", "content": "a turn"}
+        c = {"entry": row, "relevance": 0.25 * keyword, "relevant": True, "semantic": 0.0}
+        return c | {"keyword": keyword}
+
+    # a long turn that matches the keywords, and a "Thanks!" that matches them as weakly as the
+    # floor allows: its brevity penalty (w_length) takes all its relevance
+    scored = {"long": turn(300, 0.9), "thanks": turn(8, 0.3)}
+    rows = {eid: {**c["entry"], "id": eid} for eid, c in scored.items()}
+    s = Settings.from_env(environ={})
+    hits = fuse(s, scored, {}, now, 0.0, 10, "scope", full_records=lambda *_: rows)
+    assert [h.entry.id for h in hits] == ["long"]
+    assert all(h.score > 0 for h in hits)

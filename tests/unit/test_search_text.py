@@ -31,6 +31,31 @@ def test_a_query_of_function_words_keeps_them_and_no_words_gives_nothing() -> No
     assert keyword_terms("?!") == ([], [])
 
 
+def test_verbs_of_saying_are_not_what_a_question_asks_about() -> None:
+    assert keyword_terms("Which TV series does Tim mention watching?")[0] == [
+        "tv",
+        "series",
+        "tim",
+        "watching",
+    ]
+    assert keyword_terms("What did I find out about the boiling point of tungsten?")[0] == [
+        "boiling",
+        "point",
+        "tungsten",
+    ]
+    assert keyword_terms("Can you remind me what we talked about?")[0] == [
+        "can",
+        "you",
+        "remind",
+        "me",
+        "what",
+        "we",
+        "talked",
+        "about",
+    ]  # nothing else left: every word stays, as for a question of function words
+    assert keyword_terms("Where did I find the keys?")[0] == ["find", "keys"]
+
+
 def test_calendar_words_are_not_names() -> None:
     _, names = keyword_terms("Did Caroline paint on Monday in June?")
     assert names == ["caroline"]

@@ -185,7 +185,9 @@ def fuse(
         )
         ranked.append((round(score, 4), *row_[1:]))
     ranked.sort(key=lambda t: (-t[0], t[1]))
-    top = [t for t in ranked if t[0] >= min_score][:limit]
+    # a hit needs something in its favour: a score of 0 is a keyword or time match that its
+    # penalties (a short turn, the other role) cancelled
+    top = [t for t in ranked if t[0] >= min_score and t[0] > 0][:limit]
     entry_ids = [t[1] for t in top if t[2].get("kind") != "chunk"]
     full = dict(prefetched or {})
     missing = [i for i in entry_ids if i not in full]

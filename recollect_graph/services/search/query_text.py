@@ -2,9 +2,10 @@
 
 * :func:`keyword_terms`: the words of a query minus function words (spaCy's English stop words:
   question words, auxiliaries, pronouns, prepositions; Neo4j's full-text analyser keeps stop
-  words, so "what did she do" would otherwise match most of a conversation), escaped for Lucene,
-  and the names it mentions: search leaves out the names that are speakers in the scope (a
-  participant's name says who, not what, and the context signal already covers it).
+  words, so "what did she do" would otherwise match most of a conversation) and verbs of saying
+  ("mention", "talk about", "find out": how a question points at the conversation), escaped
+  for Lucene, and the names it mentions: search leaves out the names that are speakers in the
+  scope (a participant's name says who, not what, and the context signal already covers it).
 * :func:`without_names`: the query with those names replaced by "they", embedded as well: when
   every name it mentions is a speaker in the scope, search takes its vector hits and semantic
   similarity from that vector.
@@ -67,6 +68,20 @@ QUERY_STOP = english_stop_words() | frozenset(
         "couldn",
     ]
 )
+#: Verbs of saying: how a question points at the conversation ("which TV series does Tim
+#: mention", "did we talk about", "can you remind me", "what did I find out about"), not what it
+#: asks about. Left out of the full-text query like function words: as keywords they match every
+#: turn that talks about talking, and they count as words the scope holds when the floor asks
+#: whether it holds the question's words at all (:mod:`recollect_graph.services.search.floors`).
+SAYING = frozenset(
+    {
+        *("mention", "mentions", "mentioned", "mentioning", "discuss", "discusses", "discussed"),
+        *("discussing", "talk", "talks", "talked", "talking", "tell", "tells", "told", "telling"),
+        *("remind", "reminds", "reminded", "chat", "chats", "chatted", "chatting"),
+    }
+)
+#: "find out" (and its forms): a verb of learning about, not a thing asked about.
+_FIND_OUT = re.compile(r"\b(?:find|finds|found|finding)\s+out\b", re.IGNORECASE)
 #: Substance of a turn: 0 at or below this many characters ...
 SHORT_TURN = 20
 #: ... 1 at or above this many (log-scaled in between; the ``search_full_turn`` setting). 200: a
@@ -80,13 +95,15 @@ def keyword_terms(text: str) -> tuple[list[str], list[str]]:
 
     Returns:
         ``(terms, names)``: the query's words, lower-cased, escaped for Lucene and de-duplicated,
-        minus function words (all of them when nothing else is left; empty if the text has no
-        words), and the capitalised names among them, lower-cased. Search OR-s the terms, leaving
-        out the names that are speakers in the scope.
+        minus function words and verbs of saying (:data:`SAYING`; every word when nothing else
+        is left; empty if the text has no words), and the capitalised names among them,
+        lower-cased. Search OR-s the terms, leaving out the names that are speakers in the
+        scope.
     """
-    words = [w.lower() for w in WORD.findall(text)]
-    content = [w for w in words if w not in QUERY_STOP]
+    words = [w.lower() for w in WORD.findall(_FIND_OUT.sub(" ", text))]
+    content = [w for w in words if w not in QUERY_STOP and w not in SAYING]
     if not content:
+        words = [w.lower() for w in WORD.findall(text)]
         content = [w for w in words if w not in ("and", "or", "not", "to")]
     terms = [_LUCENE_SPECIAL.sub(r"\\\1", w) for w in dict.fromkeys(content)]
     names = sorted({n.lower() for n in NAME.findall(text)} & set(terms) - CALENDAR)
