@@ -327,7 +327,8 @@ def test_a_hit_whose_penalties_cancel_its_relevance_is_not_returned() -> None:
     now = datetime(2026, 1, 1, tzinfo=UTC)
 
     def turn(length: int, keyword: float) -> dict[str, Any]:
-        row = {"session_id": "s", "created_at": now, "speaker": "user", "length": length}
+        row = {"session_id": f"s{length}-{keyword}", "created_at": now, "speaker": "user"}
+        row |= {"length": length}
         row |= {"scope_id": "scope", "owner_id": "kai", "content": "a turn"}
         c = {"entry": row, "relevance": 0.25 * keyword, "relevant": True, "semantic": 0.0}
         return c | {"keyword": keyword}
@@ -335,8 +336,11 @@ def test_a_hit_whose_penalties_cancel_its_relevance_is_not_returned() -> None:
     # a long turn that matches the keywords, and a "Thanks!" that matches them as weakly as the
     # floor allows: its brevity penalty (w_length) takes all its relevance
     scored = {"long": turn(300, 0.9), "thanks": turn(8, 0.3)}
+    # a short turn of no relevance that the search let in some other way (the floor set to 0)
+    # has nothing for the penalty to take: it stays, last
+    scored["floor-off"] = turn(8, 0.0)
     rows = {eid: {**c["entry"], "id": eid} for eid, c in scored.items()}
     s = Settings.from_env(environ={})
     hits = fuse(s, scored, {}, now, 0.0, 10, "scope", full_records=lambda *_: rows)
-    assert [h.entry.id for h in hits] == ["long"]
-    assert all(h.score > 0 for h in hits)
+    assert [h.entry.id for h in hits] == ["long", "floor-off"]
+    assert hits[1].score == 0.0

@@ -153,20 +153,19 @@ def fuse(
         sess = support.get(eid, 0.0)
         event = 1.0 if row.get("event") else 0.0
         named = float(c.get("named", 0.0))
-        score = final_score(
-            s,
+        penalty = s.w_length * brevity + s.w_role * role
+        core = (
             c["relevance"]
             + s.w_graph * g
             + s.w_context * ctx
             + s.w_session * sess
-            - s.w_length * brevity
-            - s.w_role * role
+            - penalty
             + (s.w_event * event + s.w_name * named)
-            * max(c["relevance"], 0.0),  # lifts no irrelevant turn
-            strength,
-            quality,
-            usage,
+            * max(c["relevance"], 0.0)  # lifts no irrelevant turn
         )
+        if core <= 0 < core + penalty and g <= 0 and cued + timed < FLOOR_CONTEXT:
+            continue  # its penalties (a short turn, the other role) take all its relevance
+        score = final_score(s, core, strength, quality, usage)
         row_: _Ranked = (
             score,
             eid,
@@ -185,9 +184,7 @@ def fuse(
         )
         ranked.append((round(score, 4), *row_[1:]))
     ranked.sort(key=lambda t: (-t[0], t[1]))
-    # a hit needs something in its favour: a score of 0 is a keyword or time match that its
-    # penalties (a short turn, the other role) cancelled
-    top = [t for t in ranked if t[0] >= min_score and t[0] > 0][:limit]
+    top = [t for t in ranked if t[0] >= min_score][:limit]
     entry_ids = [t[1] for t in top if t[2].get("kind") != "chunk"]
     full = dict(prefetched or {})
     missing = [i for i in entry_ids if i not in full]
