@@ -375,6 +375,7 @@ _WEIGHT_FIELDS = (
     "search_floor_confident",
     "search_floor_relaxed",
     "search_floor_time",
+    "search_time_unselective",
     "search_lifecycle",
     "search_full_turn",
     "w_role",

@@ -72,6 +72,7 @@ ENV_VARS: dict[str, str] = {
     "RECOLLECT_SEARCH_FLOOR_RELAXED": "search_floor_relaxed",
     "RECOLLECT_SEARCH_FLOOR_KNOWN": "search_floor_known",
     "RECOLLECT_SEARCH_FLOOR_TIME": "search_floor_time",
+    "RECOLLECT_SEARCH_TIME_UNSELECTIVE": "search_time_unselective",
     "RECOLLECT_DEDUP_THRESHOLD": "dedup_threshold",
     "RECOLLECT_AUTO_LINK_THRESHOLD": "auto_link_threshold",
     "RECOLLECT_FEEDBACK_BUMP_UP": "feedback_bump_up",
@@ -198,7 +199,12 @@ class Settings(BaseModel):
             from this similarity (its keyword score may be 0), so a question about something
             the scope never mentions, asked with a time, does not return everything said then.
             With a confident hit the time alone lets them through ("the total weight of the
-            feed I bought in the past two months" gathers side remarks).
+            feed I bought in the past two months" gathers side remarks). 0 lets the time alone
+            pass, as before this floor (``search_time_unselective`` included).
+        search_time_unselective: A named time that holds more than this share of a search's
+            candidate turns singles none of them out ("this year" in a chat of the last ten
+            days): when no hit is confident, it lets no turn through the floor on that time
+            alone, whatever its similarity. 1 turns this off.
         search_floor_known: The share of a question's words (its full-text terms, less the
             scope's speakers) that the scope must hold somewhere for a keyword match alone to
             pass the floor, when no candidate is confident (``search_floor_confident``). "What
@@ -273,6 +279,7 @@ class Settings(BaseModel):
     search_floor_relaxed: float = Field(default=0.2, ge=0, le=1)
     search_floor_known: float = Field(default=0.7, ge=0, le=1)
     search_floor_time: float = Field(default=0.2, ge=0, le=1)
+    search_time_unselective: float = Field(default=0.9, ge=0, le=1)
     dedup_threshold: float = Field(default=0.85, gt=0, le=1)
     auto_link_threshold: float = Field(default=0.85, gt=0, le=1)
     feedback_bump_up: float = Field(default=1.0, ge=0, le=10)

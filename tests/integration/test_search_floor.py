@@ -178,6 +178,40 @@ def test_a_time_in_the_question_does_not_let_everything_said_then_through(
     assert len(gathered) == 6
 
 
+CHATS = [  # chat questions about other things, each 0.2-0.25 from the question below (MiniLM)
+    "Can you tell me more about the estimated delivery times and fees of each service?",
+    "Can you provide information on any environmental practices or conservation efforts?",
+    "Can you tell me more about the Yamaha MusicCast system and how it works with the soundbar?",
+    "Do you think the weather will be okay for camping in late August?",
+    "We moved the frontend build from webpack to vite",
+    "Daily standup moved to 9:30 for the platform team",
+]
+
+
+def test_a_time_that_holds_every_turn_lets_none_through_on_its_own(
+    rg: Recollect, scope_id: str
+) -> None:
+    # six chats over the last week, all of them "this year": the time says nothing of which
+    # turn is meant, so it lets none through that does not pass on its own
+    asked = datetime(2026, 3, 20, 12, 0, tzinfo=UTC)
+    for day, text in enumerate(CHATS, start=2):  # a chat a day, each of one turn
+        turn = {"id": f"d{day}", "role": "user", "speaker": "kai", "text": text}
+        turn["at"] = (asked - timedelta(days=day)).isoformat()
+        rg.sessions.add_turns(f"s-{day}", [turn], scope_id=scope_id, owner_id="kai")
+    query = "Did we talk about configuring a Kubernetes ingress controller this year?"
+    # a semantic floor that none of the chats reaches on its own, so only the time can let one in
+    own = {"search_floor": 0.4, "search_floor_relaxed": 0.4}
+    # counted as a time like any other, the year let the chats at 0.2 or more through
+    selective = _with(rg, search_time_unselective=1.0, **own)
+    passed = selective.search(query, scope_id=scope_id, valid_at=asked, touch=False)
+    assert {h.entry.source_id for h in passed} >= {"d2", "d3", "d4", "d5"}
+    assert all(h.signals.semantic >= rg.settings.search_floor_time for h in passed)
+    assert _with(rg, **own).search(query, scope_id=scope_id, valid_at=asked, touch=False) == []
+    # a question about nothing but that time still gets everything said then
+    talk = rg.search("What did we talk about this year?", scope_id=scope_id, valid_at=asked)
+    assert len(talk) == len(CHATS)
+
+
 HANDBOOK = """# Release handbook
 
 ## Cut-off

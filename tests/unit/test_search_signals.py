@@ -344,3 +344,29 @@ def test_a_hit_whose_penalties_cancel_its_relevance_is_not_returned() -> None:
     hits = fuse(s, scored, {}, now, 0.0, 10, "scope", full_records=lambda *_: rows)
     assert [h.entry.id for h in hits] == ["long", "floor-off"]
     assert hits[1].score == 0.0
+
+
+def test_a_time_that_holds_nearly_every_candidate_lets_none_through_on_its_own() -> None:
+    import math
+    from datetime import UTC, datetime, timedelta
+
+    from recollect_graph.services.search.floors import time_floor
+    from recollect_graph.services.search.signals import conversation_cues, said_then_share
+    from recollect_graph.settings import Settings
+
+    asked = datetime(2026, 3, 20, 12, 0, tzinfo=UTC)
+    scored = {
+        f"t{d}": {"entry": {"valid_from": asked - timedelta(days=d)}, "semantic": 0.1}
+        for d in (2, 5, 9, 40)
+    }
+    this_year = conversation_cues("Did we talk about tungsten this year?", asked)
+    last_week = conversation_cues("Did we talk about tungsten in the past week?", asked)
+    assert said_then_share(scored, this_year) == 1.0
+    assert said_then_share(scored, last_week) == 0.5
+    assert said_then_share(scored, conversation_cues("Did we talk about tungsten?", asked)) == 0
+    s = Settings.from_env(environ={})
+    assert time_floor(scored.values(), s, False, 1.0) == math.inf
+    assert time_floor(scored.values(), s, False, 0.5) == s.search_floor_time
+    assert time_floor(scored.values(), s, True, 1.0) == 0.0  # about nothing but its time
+    off = Settings.from_env(environ={}, search_time_unselective=1.0)
+    assert time_floor(scored.values(), off, False, 1.0) == s.search_floor_time

@@ -17,6 +17,7 @@ speakers are not counted, they say who and not what). Measured in ``docs/benchma
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -37,13 +38,20 @@ def confident(cands: Iterable[dict[str, Any]], s: Settings) -> bool:
     return any(float(c.get("semantic") or 0.0) >= s.search_floor_confident for c in cands)
 
 
-def time_floor(cands: Iterable[dict[str, Any]], s: Settings, time_only: bool) -> float:
+def time_floor(
+    cands: Iterable[dict[str, Any]], s: Settings, time_only: bool, share_then: float = 0.0
+) -> float:
     """The similarity a turn said in the time the query names needs to pass on that time.
 
-    0 with a confident hit (the question is plainly about this scope) or for a query about
-    nothing but its time (``time_only``); else ``search_floor_time`` (docs/search.md).
+    0 with a confident hit (the question is plainly about this scope), for a query about
+    nothing but its time (``time_only``) or with ``search_floor_time`` 0 (the floor off); out
+    of reach (``inf``) when the time holds more than ``search_time_unselective`` of the
+    candidate turns (``share_then``: "this year" in a chat of the last ten days says nothing of
+    which turn is meant); else ``search_floor_time`` (docs/search.md).
     """
-    return 0.0 if time_only or confident(cands, s) else s.search_floor_time
+    if time_only or s.search_floor_time <= 0 or confident(cands, s):
+        return 0.0
+    return math.inf if share_then > s.search_time_unselective else s.search_floor_time
 
 
 def known_share(rows: Iterable[dict[str, Any]]) -> float:

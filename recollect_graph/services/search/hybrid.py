@@ -86,6 +86,7 @@ from recollect_graph.services.search.signals import (
     asked_of,
     asks_only_about_time,
     conversation_cues,
+    said_then_share,
     time_windows,
     to_speaker,
     who_speaks,
@@ -347,7 +348,12 @@ class Search:
             full_records=self._full,
             prefetched=prefetch.result() if prefetch is not None else None,
             wanted_role=wanted_role,
-            time_floor=time_floor(scored.values(), s, asks_only_about_time(terms, cues_)),
+            time_floor=time_floor(
+                scored.values(),
+                s,
+                asks_only_about_time(terms, cues_),
+                said_then_share(scored, cues_),
+            ),
         )
         used = [h.entry.id for h in hits if h.kind != "chunk"]
         if touch and used:  # bookkeeping: a lock race drops it, never the search

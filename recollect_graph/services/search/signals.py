@@ -227,6 +227,24 @@ def best_said_then(
     return best
 
 
+def said_then_share(scored: dict[str, dict[str, Any]], cues_: Cues) -> float:
+    """The share of the candidate turns said in a time the query names (0 when it names none).
+
+    Near 1, the time singles nothing out: "this year" in a chat of the last ten days.
+    """
+    dates = cues_[1]
+    if not dates:
+        return 0.0
+    said = then = 0
+    for c in scored.values():
+        at = native(c["entry"].get("valid_from"))
+        if c.get("kind") == "chunk" or not isinstance(at, datetime):
+            continue
+        said += 1
+        then += bool(cues.date_match(at, dates))
+    return then / said if said else 0.0
+
+
 def date_gate(relevance: float, best_then: float) -> float:
     """How much of the named-time part of the context signal a turn keeps, in [0, 1].
 
