@@ -202,9 +202,10 @@ class Settings(BaseModel):
             feed I bought in the past two months" gathers side remarks). 0 lets the time alone
             pass, as before this floor (``search_time_unselective`` included).
         search_time_unselective: A named time that holds more than this share of a search's
-            candidate turns singles none of them out ("this year" in a chat of the last ten
-            days): when no hit is confident, it lets no turn through the floor on that time
-            alone, whatever its similarity. 1 turns this off.
+            candidate turns, and more of them than the search returns, singles none of them
+            out ("this year" in a chat of the last ten days): when no hit is confident, it
+            lets no turn through the floor on that time alone, whatever its similarity. 1
+            turns this off.
         search_floor_known: The share of a question's words (its full-text terms, less the
             scope's speakers) that the scope must hold somewhere for a keyword match alone to
             pass the floor, when no candidate is confident (``search_floor_confident``). "What
@@ -279,7 +280,7 @@ class Settings(BaseModel):
     search_floor_relaxed: float = Field(default=0.2, ge=0, le=1)
     search_floor_known: float = Field(default=0.7, ge=0, le=1)
     search_floor_time: float = Field(default=0.2, ge=0, le=1)
-    search_time_unselective: float = Field(default=0.9, ge=0, le=1)
+    search_time_unselective: float = Field(default=0.8, ge=0, le=1)
     dedup_threshold: float = Field(default=0.85, gt=0, le=1)
     auto_link_threshold: float = Field(default=0.85, gt=0, le=1)
     feedback_bump_up: float = Field(default=1.0, ge=0, le=10)

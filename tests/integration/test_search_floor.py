@@ -199,14 +199,20 @@ def test_a_time_that_holds_every_turn_lets_none_through_on_its_own(
         turn["at"] = (asked - timedelta(days=day)).isoformat()
         rg.sessions.add_turns(f"s-{day}", [turn], scope_id=scope_id, owner_id="kai")
     query = "Did we talk about configuring a Kubernetes ingress controller this year?"
-    # a semantic floor that none of the chats reaches on its own, so only the time can let one in
+    # a semantic floor that none of the chats reaches on its own, so only the time can let one
+    # in; and a search for 3 hits, fewer than the six turns said then
     own = {"search_floor": 0.4, "search_floor_relaxed": 0.4}
+    asked_for = {"valid_at": asked, "touch": False, "limit": 3}
     # counted as a time like any other, the year let the chats at 0.2 or more through
     selective = _with(rg, search_time_unselective=1.0, **own)
-    passed = selective.search(query, scope_id=scope_id, valid_at=asked, touch=False)
-    assert {h.entry.source_id for h in passed} >= {"d2", "d3", "d4", "d5"}
-    assert all(h.signals.semantic >= rg.settings.search_floor_time for h in passed)
-    assert _with(rg, **own).search(query, scope_id=scope_id, valid_at=asked, touch=False) == []
+    passed = selective.search(query, scope_id=scope_id, **asked_for)
+    assert len(passed) == 3
+    assert {h.entry.source_id for h in passed} <= {"d2", "d3", "d4", "d5"}
+    assert _with(rg, **own).search(query, scope_id=scope_id, **asked_for) == []
+    # with no more turns said then than it returns, the search gives them all (its list is
+    # theirs either way)
+    every = _with(rg, **own).search(query, scope_id=scope_id, valid_at=asked, touch=False)
+    assert {h.entry.source_id for h in every} >= {"d2", "d3", "d4", "d5"}
     # a question about nothing but that time still gets everything said then
     talk = rg.search("What did we talk about this year?", scope_id=scope_id, valid_at=asked)
     assert len(talk) == len(CHATS)

@@ -351,22 +351,28 @@ def test_a_time_that_holds_nearly_every_candidate_lets_none_through_on_its_own()
     from datetime import UTC, datetime, timedelta
 
     from recollect_graph.services.search.floors import time_floor
-    from recollect_graph.services.search.signals import conversation_cues, said_then_share
+    from recollect_graph.services.search.signals import conversation_cues, said_then_counts
     from recollect_graph.settings import Settings
 
     asked = datetime(2026, 3, 20, 12, 0, tzinfo=UTC)
+    days = [2, 5, 9, 40]
     scored = {
-        f"t{d}": {"entry": {"valid_from": asked - timedelta(days=d)}, "semantic": 0.1}
-        for d in (2, 5, 9, 40)
+        f"t{d}": {"entry": {"valid_from": asked - timedelta(days=d)}, "semantic": 0.1} for d in days
     }
     this_year = conversation_cues("Did we talk about tungsten this year?", asked)
     last_week = conversation_cues("Did we talk about tungsten in the past week?", asked)
-    assert said_then_share(scored, this_year) == 1.0
-    assert said_then_share(scored, last_week) == 0.5
-    assert said_then_share(scored, conversation_cues("Did we talk about tungsten?", asked)) == 0
+    assert said_then_counts(scored, this_year) == (4, 4)
+    assert said_then_counts(scored, last_week) == (2, 4)
+    assert said_then_counts(scored, conversation_cues("Did we talk about tungsten?", asked)) == (
+        0,
+        0,
+    )
     s = Settings.from_env(environ={})
-    assert time_floor(scored.values(), s, False, 1.0) == math.inf
-    assert time_floor(scored.values(), s, False, 0.5) == s.search_floor_time
-    assert time_floor(scored.values(), s, True, 1.0) == 0.0  # about nothing but its time
+    cands = list(scored.values())
+    assert time_floor(cands, s, False, (40, 40), limit=10) == math.inf  # nothing singled out
+    assert time_floor(cands, s, False, (20, 40), limit=10) == s.search_floor_time
+    # every turn said then, but no more of them than the search returns: the list is theirs
+    assert time_floor(cands, s, False, (4, 4), limit=10) == s.search_floor_time
+    assert time_floor(cands, s, True, (40, 40), limit=10) == 0.0  # about nothing but its time
     off = Settings.from_env(environ={}, search_time_unselective=1.0)
-    assert time_floor(scored.values(), off, False, 1.0) == s.search_floor_time
+    assert time_floor(cands, off, False, (40, 40), limit=10) == s.search_floor_time

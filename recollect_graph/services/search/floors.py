@@ -39,19 +39,27 @@ def confident(cands: Iterable[dict[str, Any]], s: Settings) -> bool:
 
 
 def time_floor(
-    cands: Iterable[dict[str, Any]], s: Settings, time_only: bool, share_then: float = 0.0
+    cands: Iterable[dict[str, Any]],
+    s: Settings,
+    time_only: bool,
+    said_then: tuple[int, int] = (0, 0),
+    limit: int = 10,
 ) -> float:
     """The similarity a turn said in the time the query names needs to pass on that time.
 
     0 with a confident hit (the question is plainly about this scope), for a query about
-    nothing but its time (``time_only``) or with ``search_floor_time`` 0 (the floor off); out
-    of reach (``inf``) when the time holds more than ``search_time_unselective`` of the
-    candidate turns (``share_then``: "this year" in a chat of the last ten days says nothing of
-    which turn is meant); else ``search_floor_time`` (docs/search.md).
+    nothing but its time (``time_only``) or with ``search_floor_time`` 0 (the floor off). Out
+    of reach (``inf``) when the time singles nothing out: it holds more than
+    ``search_time_unselective`` of the candidate turns (``said_then``: turns said then, turns
+    with a time) and more of them than the search returns (``limit``), as "this year" in a
+    chat of the last ten days. Else ``search_floor_time`` (docs/search.md).
     """
     if time_only or s.search_floor_time <= 0 or confident(cands, s):
         return 0.0
-    return math.inf if share_then > s.search_time_unselective else s.search_floor_time
+    then, dated = said_then
+    if then > limit and then > s.search_time_unselective * dated:
+        return math.inf
+    return s.search_floor_time
 
 
 def known_share(rows: Iterable[dict[str, Any]]) -> float:

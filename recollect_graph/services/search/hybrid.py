@@ -86,7 +86,7 @@ from recollect_graph.services.search.signals import (
     asked_of,
     asks_only_about_time,
     conversation_cues,
-    said_then_share,
+    said_then_counts,
     time_windows,
     to_speaker,
     who_speaks,
@@ -352,7 +352,8 @@ class Search:
                 scored.values(),
                 s,
                 asks_only_about_time(terms, cues_),
-                said_then_share(scored, cues_),
+                said_then_counts(scored, cues_),
+                limit,
             ),
         )
         used = [h.entry.id for h in hits if h.kind != "chunk"]

@@ -227,14 +227,15 @@ def best_said_then(
     return best
 
 
-def said_then_share(scored: dict[str, dict[str, Any]], cues_: Cues) -> float:
-    """The share of the candidate turns said in a time the query names (0 when it names none).
+def said_then_counts(scored: dict[str, dict[str, Any]], cues_: Cues) -> tuple[int, int]:
+    """How many candidate turns were said in a time the query names, of how many with a time.
 
-    Near 1, the time singles nothing out: "this year" in a chat of the last ten days.
+    ``(said then, dated)``; ``(0, 0)`` when the query names no time. When the first is nearly
+    the second, the time singles nothing out: "this year" in a chat of the last ten days.
     """
     dates = cues_[1]
     if not dates:
-        return 0.0
+        return 0, 0
     said = then = 0
     for c in scored.values():
         at = native(c["entry"].get("valid_from"))
@@ -242,7 +243,7 @@ def said_then_share(scored: dict[str, dict[str, Any]], cues_: Cues) -> float:
             continue
         said += 1
         then += bool(cues.date_match(at, dates))
-    return then / said if said else 0.0
+    return then, said
 
 
 def date_gate(relevance: float, best_then: float) -> float:
