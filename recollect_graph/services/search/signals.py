@@ -20,7 +20,7 @@ from typing import Any
 
 from recollect_graph.nlp import cues
 from recollect_graph.services.kernel.times import native
-from recollect_graph.services.search.query_text import CALENDAR, NAME, WORD
+from recollect_graph.services.search.query_text import CALENDAR, NAME, SAYING, WORD
 
 #: A conversation turn whose context signal reaches this (the query names its speaker or its
 #: date) passes the relevance floor: the question is about it.
@@ -146,12 +146,12 @@ def without_time_words(terms: list[str], cues_: Cues) -> list[str]:
 
 
 #: Verbs that ask what happened or was said, not about what: "what happened on 8 May", "what did
-#: we talk about last week", "what was I up to yesterday".
-_OCCURRENCE = frozenset(
+#: we talk about last week", "what was I up to yesterday". The verbs of saying (``SAYING``) are
+#: among them (``keyword_terms`` leaves them out unless nothing else is left).
+_OCCURRENCE = SAYING | frozenset(
     {
-        *("happen", "happened", "happens", "happening", "talk", "talked", "discuss"),
-        *("discussed", "say", "said", "chat", "chatted", "mention", "mentioned", "tell"),
-        *("told", "speak", "spoke", "go", "went", "going", "do", "did", "done", "doing", "up"),
+        *("happen", "happened", "happens", "happening", "say", "said", "speak", "spoke"),
+        *("go", "went", "going", "do", "did", "done", "doing", "up"),
     }
 )
 
@@ -206,6 +206,12 @@ def context_parts(
     return cued, said_then
 
 
+def said_at(c: dict[str, Any]) -> datetime | None:
+    """When a candidate turn was said (its ``valid_from``); ``None`` for a chunk or no time."""
+    at = native(c["entry"].get("valid_from"))
+    return None if c.get("kind") == "chunk" or not isinstance(at, datetime) else at
+
+
 def best_said_then(
     scored: dict[str, dict[str, Any]], cues_: Cues, wanted_role: str | None = None
 ) -> float:
@@ -218,9 +224,8 @@ def best_said_then(
     if not dates:
         return best
     for c in scored.values():
-        row = c["entry"]
-        at = native(row.get("valid_from"))
-        if c.get("kind") == "chunk" or not isinstance(at, datetime) or other_role(row, wanted_role):
+        at = said_at(c)
+        if at is None or other_role(c["entry"], wanted_role):
             continue
         if cues.date_match(at, dates):
             best = max(best, c.get("relevance", 0.0))
@@ -236,14 +241,8 @@ def said_then_counts(scored: dict[str, dict[str, Any]], cues_: Cues) -> tuple[in
     dates = cues_[1]
     if not dates:
         return 0, 0
-    said = then = 0
-    for c in scored.values():
-        at = native(c["entry"].get("valid_from"))
-        if c.get("kind") == "chunk" or not isinstance(at, datetime):
-            continue
-        said += 1
-        then += bool(cues.date_match(at, dates))
-    return then, said
+    times = [at for at in map(said_at, scored.values()) if at is not None]
+    return sum(bool(cues.date_match(at, dates)) for at in times), len(times)
 
 
 def date_gate(relevance: float, best_then: float) -> float:
