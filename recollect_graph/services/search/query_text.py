@@ -111,7 +111,7 @@ def keyword_terms(text: str) -> tuple[list[str], list[str]]:
 
 
 def without_names(text: str, names: list[str]) -> str | None:
-    """The text with each of ``names`` (and its possessive) replaced by "they".
+    """The text with each of ``names`` replaced by "they" (its possessive by "their").
 
     Embedding a question about a participant without the name matches what the participant
     said rather than every turn that greets them by name. ``None`` when there is nothing to
@@ -120,9 +120,13 @@ def without_names(text: str, names: list[str]) -> str | None:
     if not names:
         return None
     wanted = set(names)
-    out = _NAME_POSSESSIVE.sub(
-        lambda m: "they" if m.group(1).lower() in wanted else m.group(0), text
-    )
+
+    def pronoun(m: re.Match[str]) -> str:
+        if m.group(1).lower() not in wanted:
+            return m.group(0)
+        return "their" if m.group(0) != m.group(1) else "they"
+
+    out = _NAME_POSSESSIVE.sub(pronoun, text)
     return out if out != text else None
 
 
