@@ -39,6 +39,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import platform
+import re
 import sys
 import time
 from collections.abc import Sequence
@@ -78,6 +79,8 @@ BASELINES = ("bm25", "dense", "rrf")
 TURN_SPACING = timedelta(minutes=1)
 TURN_METRICS = ("r@5", "r@10", "ndcg@10", "mrr")
 SESSION_METRICS = ("hit@5", "all@5", "all@10")
+#: Whether the first evidence turn is from the newest evidence session (:func:`lme.newest_first`).
+NEWEST = "newest@1"
 DEFAULT_CACHE = Path.home() / ".cache" / "recollect-graph" / "bench-embeddings"
 
 
@@ -91,6 +94,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     )
     ap.add_argument("--half", choices=("A", "B"), default=None, help="one half of the split")
     ap.add_argument("--types", default=None, help="comma-separated question types")
+    ap.add_argument(
+        "--match",
+        default=None,
+        metavar="REGEX",
+        help="only the questions whose text matches REGEX (case-insensitive)",
+    )
     ap.add_argument(
         "--weights",
         action="append",
@@ -263,6 +272,9 @@ def score(ranked: Sequence[str | None], q: lme.Question) -> dict[str, float]:
     turn = le.score_ranking(list(ranked)[:10], q.gold_turns)
     out = {k: turn[k] for k in TURN_METRICS}
     out.update(lme.score_sessions(ranked, q.answer_sessions))
+    newest = lme.newest_first(ranked, q)
+    if newest is not None:
+        out[NEWEST] = newest
     return out
 
 
@@ -280,6 +292,10 @@ def summarize(rows: Sequence[tuple[lme.Question, dict[str, float]]]) -> dict[str
             if name in ms[0]
         }
         out[key]["n"] = len(ms)
+        dated = [m[NEWEST] for m in ms if NEWEST in m]
+        if dated:  # the questions whose evidence was stated at two times or more
+            out[key][NEWEST] = round(sum(dated) / len(dated), 4)
+            out[key][f"{NEWEST} n"] = len(dated)
     return out
 
 
@@ -293,8 +309,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         halves=(args.half,) if args.half else ("A", "B"),
         types=args.types.split(",") if args.types else None,
     )
+    if args.match:
+        try:
+            wanted = re.compile(args.match, re.IGNORECASE)
+        except re.error as e:
+            raise SystemExit(f"--match is not a regular expression: {e}") from e
+        questions = [q for q in questions if wanted.search(q.question)]
     if not questions:
-        raise SystemExit("no question matches --half / --types")
+        raise SystemExit("no question matches --half / --types / --match")
     variants = [Variant(), *(Variant(w) for w in args.weights)]
     systems = [v.name for v in variants] + ([] if args.no_baselines else list(BASELINES))
     systems += ["recall"] if args.recall else []
@@ -476,6 +498,15 @@ def table(result: dict[str, Any]) -> str:
                 f" {m['hit@5']:>6.3f} {m['all@5']:>6.3f} {m['all@10']:>6.3f}"
             )
             label = ""
+    lines.append("")
+    ku = "knowledge-update"
+    for name, res in systems.items():
+        m = res["summary"].get(ku, {})
+        if NEWEST in m:
+            lines.append(
+                f"{name}: newest evidence first on {int(m[NEWEST + ' n'])} {ku} questions: "
+                f"{m[NEWEST]:.3f}"
+            )
     lines.append("")
     for part, leads in result.get("margins", {}).items():
         for d in leads:

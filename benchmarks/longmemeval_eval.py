@@ -218,6 +218,25 @@ def score_session_order(sessions: Sequence[str], gold: Sequence[str]) -> dict[st
     return out
 
 
+def newest_first(ranked_turns: Sequence[str | None], q: Question) -> float | None:
+    """1.0 when the first evidence turn of a ranking is from the newest evidence session.
+
+    For a question whose evidence sessions have at least two dates (a fact stated, then
+    updated: the knowledge-update questions): the turn an agent reads first should hold the
+    current value. 0.0 when no evidence turn is ranked; ``None`` when the question's evidence
+    has one date only.
+    """
+    dates = {s.sid: s.at for s in q.sessions if s.sid in set(q.answer_sessions)}
+    if len(set(dates.values())) < 2:
+        return None
+    gold = set(q.gold_turns)
+    newest = max(dates.values())
+    for tid in ranked_turns:
+        if tid and tid in gold:
+            return float(dates.get(session_of(tid)) == newest)
+    return 0.0
+
+
 #: The figures issue 21 asks ours to lead the best baseline by (0.05): turn R@10, session All@5.
 MARGIN_FIGURES = ("r@10", "all@5")
 

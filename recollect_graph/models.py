@@ -169,6 +169,9 @@ class Signals(Record):
     ``named``: 1 for a person's conversation turn that names someone or somewhere, when the
     question asks who or where ("Who did John go to yoga with?"): its relevance rises by
     ``w_name`` of itself.
+    ``latest``: for a question about the current state of something ("How many followers do I
+    have now?"), a conversation turn's place in time among the turns that answer it (the newest
+    1, the oldest 0): its relevance rises by ``w_latest`` x ``latest`` of itself.
     """
 
     semantic: float = 0.0
@@ -184,6 +187,7 @@ class Signals(Record):
     feedback: float = 0.0
     event: float = 0.0
     named: float = 0.0
+    latest: float = 0.0
 
 
 class Hit(Record):

@@ -56,6 +56,7 @@ ENV_VARS: dict[str, str] = {
     "RECOLLECT_W_FEEDBACK": "w_feedback",
     "RECOLLECT_W_EVENT": "w_event",
     "RECOLLECT_W_NAME": "w_name",
+    "RECOLLECT_W_LATEST": "w_latest",
     "RECOLLECT_SEARCH_FEEDBACK_HITS": "search_feedback_hits",
     "RECOLLECT_SEARCH_GATHERING_KEYWORD": "search_gathering_keyword",
     "RECOLLECT_SEARCH_GATHERING_FRAME": "search_gathering_frame",
@@ -135,7 +136,7 @@ class Settings(BaseModel):
         fusion: How search combines signals: ``weighted`` (a weighted sum of normalised
             signals, Lore's method) or ``rrf`` (reciprocal rank fusion of the relevance signals).
         w_semantic, w_keyword, w_graph, w_strength, w_quality, w_usage, w_context, w_length,
-            w_session, w_role, w_feedback, w_event, w_name: Fusion
+            w_session, w_role, w_feedback, w_event, w_name, w_latest: Fusion
             weights (``context``: conversation turns whose speaker or date the query names, and
             the turn right after a matching question; ``length``: what a conversation turn
             loses for being short, in full at 20 characters or fewer, nothing from
@@ -149,7 +150,10 @@ class Settings(BaseModel):
             just...", "last week", "two days ago", whose relevance rises by ``w_event`` of
             itself; ``name``: for a question asking who or where, a person's conversation
             turn that names someone or somewhere, whose relevance rises by ``w_name`` of
-            itself).
+            itself; ``latest``: for a question about the current state of something, "now",
+            "currently", "most recently", and naming no time, the newer of the turns that
+            answer it, whose relevance rises by up to ``w_latest`` of itself, the newest by
+            all of it).
         search_feedback_hits: How many of the candidates nearest the query make the feedback
             centroid (0: no feedback signal).
         search_gathering_keyword: The share of ``w_keyword`` that a question gathering every
@@ -264,6 +268,7 @@ class Settings(BaseModel):
     w_feedback: float = Field(default=0.1, ge=0)
     w_event: float = Field(default=0.15, ge=0)
     w_name: float = Field(default=0.3, ge=0)
+    w_latest: float = Field(default=0.1, ge=0)
     search_feedback_hits: int = Field(default=3, ge=0, le=50)
     search_gathering_keyword: float = Field(default=0.6, ge=0, le=1)
     search_gathering_frame: bool = True

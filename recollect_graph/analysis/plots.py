@@ -30,6 +30,7 @@ SIGNAL_WEIGHTS: dict[str, str] = {
     "feedback": "w_feedback",
     "event": "w_event",
     "named": "w_name",
+    "latest": "w_latest",
 }
 #: The signals that lower a score (drawn left of zero).
 LOWERS = ("brevity", "role")
@@ -52,6 +53,7 @@ SIGNAL_COLOURS = dict(
             "#aec7e8",
             "#ffbb78",
             "#98df8a",
+            "#ff9896",
         ],
         strict=True,
     )
@@ -69,8 +71,8 @@ def _plt() -> Any:
 
 #: The signals of a hit's relevance.
 RELEVANCE = ("semantic", "keyword", "feedback")
-#: The signals that add their weight of that relevance (``w_event``, ``w_name``).
-LIFTS = ("event", "named")
+#: The signals that add their weight of that relevance (``w_event``, ``w_name``, ``w_latest``).
+LIFTS = ("event", "named", "latest")
 #: The signals that multiply the relevance core (``search_lifecycle="multiply"``).
 LIFECYCLE = ("strength", "quality", "usage")
 
@@ -78,9 +80,10 @@ LIFECYCLE = ("strength", "quality", "usage")
 def contributions(hit: Hit, settings: Settings | None = None) -> dict[str, float]:
     """What each signal added to a hit's score (weighted fusion; brevity and role negative).
 
-    The relevance signals add their value times their weight to the core (``event`` and
-    ``named`` their weight times the relevance, when the hit is a turn that reports an event or,
-    for a question asking who or where, names someone or somewhere); with
+    The relevance signals add their value times their weight to the core (``event``, ``named``
+    and ``latest`` their weight times the relevance, when the hit is a turn that reports an
+    event or, for a question asking who or where, names someone or somewhere, or for a question
+    about the current state of something, by its place in time: the newest in full); with
     ``search_lifecycle="multiply"`` (the default) a lifecycle signal adds ``core x weight x
     value``, so the parts sum to the score; with ``"add"`` it adds ``weight x value``.
     """

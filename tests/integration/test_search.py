@@ -533,3 +533,48 @@ def test_a_search_for_fewer_hits_is_the_start_of_a_longer_one(rg: Recollect, sco
     assert [(h.entry.id, h.score, h.signals) for h in short] == [
         (h.entry.id, h.score, h.signals) for h in long[:3]
     ]
+
+
+def test_a_question_about_now_puts_the_newest_answer_first(
+    rg: Recollect, scope_id: str, server_settings: Settings
+) -> None:
+    """A fact stated again later updates the earlier statement: "How many followers do I have
+    now?" gets the newer count first, though the older turn is worded closer to the question;
+    a question about an earlier state gets no newest-first lift."""
+    spring = datetime(2024, 3, 2, 10, 0, tzinfo=UTC)
+    turns = [
+        ("old", "I have 500 followers on Instagram.", spring),
+        ("chat", "Thanks for the tips on lighting, that helped.", spring + timedelta(days=30)),
+        (
+            "new",
+            "Guess what, my photo account grew to 1,300 followers on Instagram after the series!",
+            spring + timedelta(days=90),
+        ),
+    ]
+    for i, text, at in turns:  # three conversations: an update comes in a later one
+        rg.sessions.add_turns(
+            f"chat-{i}",
+            [{"id": i, "role": "user", "speaker": "user", "text": text, "at": at}],
+            scope_id=scope_id,
+            owner_id="kai",
+        )
+    asked = spring + timedelta(days=120)
+    question = "How many followers do I have on Instagram now?"
+    hits = rg.search(question, scope_id=scope_id, valid_at=asked, touch=False)
+    by_id = {h.entry.source_id: h for h in hits}
+    assert [h.entry.source_id for h in hits[:2]] == ["new", "old"]
+    assert (by_id["new"].signals.latest, by_id["old"].signals.latest) == (1.0, 0.0)
+    with Recollect.open(server_settings.model_copy(update={"w_latest": 0.0})) as plain:
+        before = plain.search(question, scope_id=scope_id, valid_at=asked, touch=False)
+    # without the signal the older statement, worded like the question, comes first
+    assert [h.entry.source_id for h in before[:2]] == ["old", "new"]
+    assert all(h.signals.latest == 0.0 for h in before)
+    # a question about an earlier state gets no newest-first order
+    past = rg.search(
+        "How many followers did I have on Instagram before?",
+        scope_id=scope_id,
+        valid_at=asked,
+        touch=False,
+    )
+    assert {h.entry.source_id for h in past} >= {"old", "new"}
+    assert all(h.signals.latest == 0.0 for h in past)

@@ -144,3 +144,33 @@ def test_the_lead_over_the_best_baseline_is_measured_per_half() -> None:
     assert by[("half B", "all@5")]["diff"] == -1.0 and by[("half B", "all@5")]["n"] == 30
     assert by[("half A", "all@5")]["p_not_better"] == 1.0  # level with dense: no lead
     assert lme.margins({"ours": ours}, ["bm25"]) == {}
+
+
+def _dated(sid: str, day: int, answer: bool) -> lme.Session:
+    return lme.Session(
+        sid=sid,
+        at=datetime(2023, 5, day, tzinfo=UTC),
+        turns=(lme.Turn(tid=f"{sid}:0", role="user", text=sid, has_answer=answer),),
+    )
+
+
+def test_newest_first_reads_the_first_evidence_turn_ranked() -> None:
+    old, new, other = _dated("old", 1, True), _dated("new", 20, True), _dated("x", 25, False)
+    q = lme.Question(
+        qid="ku",
+        qtype="knowledge-update",
+        question="How many followers do I have now?",
+        answer="1300",
+        date=datetime(2023, 6, 1, tzinfo=UTC),
+        sessions=(old, new, other),
+        answer_sessions=("old", "new"),
+    )
+    assert lme.newest_first(["x:0", "new:0", "old:0"], q) == 1.0
+    assert lme.newest_first(["old:0", "new:0"], q) == 0.0
+    assert lme.newest_first(["x:0"], q) == 0.0  # no evidence ranked
+    one_date = lme.Question(**{**q.__dict__, "answer_sessions": ("new",)})
+    assert lme.newest_first(["new:0"], one_date) is None
+    # the figure is averaged over the questions it applies to only
+    rows = [(q, bench.score(["new:0", "old:0"], q)), (one_date, bench.score(["new:0"], one_date))]
+    summary = bench.summarize(rows)["knowledge-update"]
+    assert (summary[bench.NEWEST], summary[f"{bench.NEWEST} n"]) == (1.0, 1)

@@ -19,6 +19,7 @@ from recollect_graph.services.kernel.times import native
 from recollect_graph.services.knowledge import lifecycle
 from recollect_graph.services.knowledge.rows import entry_from_row
 from recollect_graph.services.search import kinds as hit_kinds
+from recollect_graph.services.search.latest import latest_positions
 from recollect_graph.services.search.query_text import substance
 from recollect_graph.services.search.signals import (
     FLOOR_CONTEXT,
@@ -101,6 +102,7 @@ def fuse(
     prefetched: dict[str, dict[str, Any]] | None = None,
     wanted_role: str | None = None,
     time_floor: float | None = None,
+    latest: bool = False,
 ) -> list[Hit]:
     """Final scores from slim rows; full records are fetched only for the hits returned.
 
@@ -108,11 +110,14 @@ def fuse(
     ``time_floor``: the similarity a turn said in the time the query names needs to pass the
     floor on that time (``Search`` decides it: 0 with a confident hit or for a query about its
     time only, else ``search_floor_time``; the latter when not given).
+    ``latest``: the query asks about the current state of something (:mod:`.latest`): the newer
+    of the turns that answer it gain up to ``w_latest`` of their relevance.
     """
     ranked: list[_Ranked] = []
     support = session_support(scored)  # in every breakdown; it weighs w_session (0.03)
     best_then = best_said_then(scored, cues_, wanted_role)
     time_floor = s.search_floor_time if time_floor is None else time_floor
+    newest = latest_positions(scored, wanted_role) if latest and s.w_latest > 0 else {}
     for eid, c in scored.items():
         row = c["entry"]
         g, via = graph.get(eid, (0.0, None))
@@ -132,7 +137,7 @@ def fuse(
         if chunk:
             strength, quality, usage = hit_kinds.CHUNK_STRENGTH, hit_kinds.CHUNK_QUALITY, 0.0
             score = final_score(s, c["relevance"], strength, quality, 0.0)
-            zero = (0.0, None, strength, quality, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+            zero = (0.0, None, strength, quality, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
             ranked.append((round(score, 4), eid, c, *zero))
             continue
         strength = lifecycle.strength(
@@ -153,6 +158,7 @@ def fuse(
         sess = support.get(eid, 0.0)
         event = 1.0 if row.get("event") else 0.0
         named = float(c.get("named", 0.0))
+        newer = newest.get(eid, 0.0)
         penalty = s.w_length * brevity + s.w_role * role
         core = (
             c["relevance"]
@@ -160,7 +166,7 @@ def fuse(
             + s.w_context * ctx
             + s.w_session * sess
             - penalty
-            + (s.w_event * event + s.w_name * named)
+            + (s.w_event * event + s.w_name * named + s.w_latest * newer)
             * max(c["relevance"], 0.0)  # lifts no irrelevant turn
         )
         if core <= 0 < core + penalty and g <= 0 and cued + timed < FLOOR_CONTEXT:
@@ -181,6 +187,7 @@ def fuse(
             role,
             event,
             named,
+            newer,
         )
         ranked.append((round(score, 4), *row_[1:]))
     ranked.sort(key=lambda t: (-t[0], t[1]))
@@ -192,7 +199,23 @@ def fuse(
         full.update(full_records(missing, scope_id))
     hits: list[Hit] = []
     for t in top:
-        score, eid, c, g, via, strength, quality, usage, ctx, brevity, sess, role, event, named = t
+        (
+            score,
+            eid,
+            c,
+            g,
+            via,
+            strength,
+            quality,
+            usage,
+            ctx,
+            brevity,
+            sess,
+            role,
+            event,
+            named,
+            newer,
+        ) = t
         chunk = c.get("kind") == "chunk"
         if not chunk and eid not in full:
             continue
@@ -210,6 +233,7 @@ def fuse(
             feedback=round(c.get("feedback", 0.0), 4),
             event=event,
             named=named,
+            latest=round(newer, 4),
         )
         if chunk:
             entry = hit_kinds.chunk_entry(c["entry"], scope_id, now)
@@ -232,13 +256,14 @@ def fuse(
 
 
 #: score, id, candidate, graph, via, strength, quality, usage, context, brevity, session, role,
-#: event, named
+#: event, named, latest
 _Ranked = tuple[
     float,
     str,
     dict[str, Any],
     float,
     str | None,
+    float,
     float,
     float,
     float,

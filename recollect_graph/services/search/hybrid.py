@@ -73,6 +73,7 @@ from recollect_graph.services.search import kinds as hit_kinds
 from recollect_graph.services.search.answers import asks_for_name, mark_names
 from recollect_graph.services.search.floors import KnownWords, keyword_passes, time_floor
 from recollect_graph.services.search.fusion import fuse, relevance
+from recollect_graph.services.search.latest import asks_for_latest
 from recollect_graph.services.search.query_text import (
     QUERY_STOP,
     WORD,
@@ -355,6 +356,7 @@ class Search:
                 said_then_counts(scored, cues_),
                 limit,
             ),
+            latest=not cues_[1] and asks_for_latest(query),
         )
         used = [h.entry.id for h in hits if h.kind != "chunk"]
         if touch and used:  # bookkeeping: a lock race drops it, never the search
