@@ -199,23 +199,8 @@ def fuse(
         full.update(full_records(missing, scope_id))
     hits: list[Hit] = []
     for t in top:
-        (
-            score,
-            eid,
-            c,
-            g,
-            via,
-            strength,
-            quality,
-            usage,
-            ctx,
-            brevity,
-            sess,
-            role,
-            event,
-            named,
-            newer,
-        ) = t
+        score, eid, c, g, via = t[:5]
+        strength, quality, usage, ctx, brevity, sess, role, event, named, newer = t[5:]
         chunk = c.get("kind") == "chunk"
         if not chunk and eid not in full:
             continue
