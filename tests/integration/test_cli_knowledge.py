@@ -40,6 +40,7 @@ def test_remember_then_search_with_breakdown(run: Any, scope_id: str) -> None:
         "feedback",
         "event",
         "named",
+        "latest",
     }
     assert signals["brevity"] == 0 and signals["session"] == 0  # an entry, not a turn
     assert signals["event"] == 0 and signals["named"] == 0  # an entry, not a person's turn
