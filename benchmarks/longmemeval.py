@@ -53,6 +53,7 @@ import numpy.typing as npt
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks import longmemeval_eval as lme
+from benchmarks.embed_cache import DEFAULT_CACHE, CachedEmbedder
 from benchmarks.locomo import _WEIGHT_FIELDS, OFF_TOPIC, OFF_TOPIC_TIMED, Variant, _variant_rg
 from benchmarks.retrieval import (
     _unit,
@@ -71,7 +72,6 @@ from benchmarks.retrieval import (
 from benchmarks.stats import difference_text
 from recollect_graph import Recollect
 from recollect_graph.analysis import locomo_eval as le
-from recollect_graph.nlp.embedder import Embedder
 from recollect_graph.services.sessions.index import turn_embed_text
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -81,7 +81,6 @@ TURN_METRICS = ("r@5", "r@10", "ndcg@10", "mrr")
 SESSION_METRICS = ("hit@5", "all@5", "all@10")
 #: Whether the first evidence turn is from the newest evidence session (:func:`lme.newest_first`).
 NEWEST = "newest@1"
-DEFAULT_CACHE = Path.home() / ".cache" / "recollect-graph" / "bench-embeddings"
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -129,76 +128,6 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--no-embed-cache", action="store_true", help="embed every turn afresh")
     add_store_options(ap, "haystacks")
     return ap.parse_args(argv)
-
-
-# -- the vector cache --------------------------------------------------------------------------
-
-
-class CachedEmbedder(Embedder):
-    """The configured embedder, remembering the vectors of texts embedded while ``caching``."""
-
-    def __init__(self, base: Embedder, folder: Path | None) -> None:
-        base.embed(["load the model"])
-        self.__dict__.update(base.__dict__)  # the same loaded model, settings and lock
-        self.caching = False
-        self.folder = folder
-        self.vectors: dict[str, tuple[float, ...]] = {}
-        self.misses = 0
-        if folder is not None and self._file.exists():
-            with np.load(self._file) as z:
-                for key, vec in zip(z["keys"], z["vectors"], strict=True):
-                    self.vectors[str(key)] = tuple(float(x) for x in vec)
-            log(f"embed cache: {len(self.vectors)} vectors from {self._file}")
-
-    @property
-    def _file(self) -> Path:
-        assert self.folder is not None
-        cut = self.profile.max_tokens  # a profile's cut is part of what a vector is
-        name = f"{self.model_id}|{self.backend}" + (f"|{cut}" if cut else "")
-        tag = hashlib.sha1(name.encode()).hexdigest()[:12]
-        return self.folder / f"{tag}.npz"
-
-    @staticmethod
-    def _key(text: str) -> str:
-        return hashlib.sha1(text.encode()).hexdigest()
-
-    def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        if not self.caching:
-            return super().embed(texts)
-        keys = [self._key(t) for t in texts]
-        todo = [i for i, k in enumerate(keys) if k not in self.vectors]
-        if todo:
-            self.misses += len(todo)
-            fresh = super().embed([texts[i] for i in todo])
-            for i, vec in zip(todo, fresh, strict=True):
-                self.vectors[keys[i]] = tuple(vec)
-        return [list(self.vectors[k]) for k in keys]
-
-    def warm(self, texts: Sequence[str], chunk: int = 4096) -> tuple[int, float]:
-        """Embed the ``texts`` not yet cached, longest first in large chunks; (count, seconds).
-
-        The store embeds a session's turns at a time, so its batches mix lengths and pad; sorted
-        over the whole haystack set the same vectors cost about half (a new model's first run).
-        """
-        todo = sorted({t for t in texts if self._key(t) not in self.vectors}, key=len)[::-1]
-        t0 = time.perf_counter()
-        was, self.caching = self.caching, True
-        for start in range(0, len(todo), chunk):
-            self.embed(todo[start : start + chunk])
-            log(f"embed cache: warmed {start + len(todo[start : start + chunk])}/{len(todo)}")
-            self.save()
-        self.caching = was
-        return len(todo), time.perf_counter() - t0
-
-    def save(self) -> None:
-        if self.folder is None or not self.misses:
-            return
-        self.folder.mkdir(parents=True, exist_ok=True)
-        keys = list(self.vectors)
-        tmp = self._file.with_suffix(".tmp.npz")
-        np.savez(tmp, keys=np.array(keys), vectors=np.array([self.vectors[k] for k in keys]))
-        tmp.replace(self._file)
-        log(f"embed cache: {len(keys)} vectors saved to {self._file}")
 
 
 # -- storing and baselines ---------------------------------------------------------------------
