@@ -226,7 +226,8 @@ def newest_first(ranked_turns: Sequence[str | None], q: Question) -> float | Non
     current value. 0.0 when no evidence turn is ranked; ``None`` when the question's evidence
     has one date only.
     """
-    dates = {s.sid: s.at for s in q.sessions if s.sid in set(q.answer_sessions)}
+    evidence = set(q.answer_sessions)
+    dates = {s.sid: s.at for s in q.sessions if s.sid in evidence}
     if len(set(dates.values())) < 2:
         return None
     gold = set(q.gold_turns)
