@@ -60,6 +60,7 @@ ENV_VARS: dict[str, str] = {
     "RECOLLECT_SEARCH_FEEDBACK_HITS": "search_feedback_hits",
     "RECOLLECT_SEARCH_GATHERING_KEYWORD": "search_gathering_keyword",
     "RECOLLECT_SEARCH_GATHERING_FRAME": "search_gathering_frame",
+    "RECOLLECT_SEARCH_GATHER_COMPARISONS": "search_gather_comparisons",
     "RECOLLECT_SEARCH_TURN_CONTEXT": "search_turn_context",
     "RECOLLECT_TURN_CONTEXT_VECTORS": "turn_context_vectors",
     "RECOLLECT_SEARCH_CANDIDATES": "search_candidates",
@@ -163,6 +164,11 @@ class Settings(BaseModel):
         search_gathering_frame: Embed a gathering question twice, as asked and without its
             counting words ("how many", "in total"), and search by the sum of the two vectors
             (off: as asked only).
+        search_gather_comparisons: Treat a question that ranks every instance of something
+            on one scale ("which airline did I fly with the most", "which streaming service
+            did I start using most recently", "the order of the concerts I went to") as a
+            gathering question: feedback, the lighter keyword weight and the frame (off: only
+            counts, sums and lists gather).
         search_turn_context: How much a conversation turn's context vector (the turn embedded
             with the turn before it, ``turn_context_vectors``) counts in its semantic
             similarity: ``(cos(query, turn) + a * cos(query, context)) / (1 + a)``. A reply
@@ -272,6 +278,7 @@ class Settings(BaseModel):
     search_feedback_hits: int = Field(default=3, ge=0, le=50)
     search_gathering_keyword: float = Field(default=0.6, ge=0, le=1)
     search_gathering_frame: bool = True
+    search_gather_comparisons: bool = True
     search_turn_context: float = Field(default=1.5, ge=0, le=10)
     turn_context_vectors: bool = True
     search_candidates: int = Field(default=100, ge=10, le=5000)

@@ -7,8 +7,10 @@ import pytest
 from recollect_graph.services.search.hybrid import content_query
 from recollect_graph.services.search.query_text import (
     asks_for_all,
+    compares_instances,
     keyword_terms,
     substance,
+    without_gathering_words,
     without_names,
 )
 
@@ -120,3 +122,27 @@ def test_questions_about_one_fact_do_not(question: str) -> None:
     # a plural alone ("what books") is not enough: feeding those back cost LoCoMo's multi-hop
     # NDCG@10 (docs/search.md)
     assert not asks_for_all(question)
+
+
+@pytest.mark.parametrize(
+    ("question", "compares"),
+    [
+        ("Which streaming service did I start using most recently?", True),
+        ("Which airline did I fly with the most in March and April?", True),
+        ("What is the order of the three sports events I took part in?", True),
+        ("Which country has Tim visited most frequently?", True),
+        ("In what order did I read the three books?", True),
+        ("When did I go there most recently?", False),  # asks when, not which
+        ("Which did I buy first, the lens or the camera bag?", False),  # names its candidates
+        ("What was the discount on my first purchase?", False),  # one instance, not a scale
+        ("Which camera did I like?", False),
+    ],
+)
+def test_a_question_ranking_every_instance_on_one_scale_gathers(
+    question: str, compares: bool
+) -> None:
+    assert compares_instances(question) is compares
+    # its scale words leave the vector without its frame, as a count's do
+    if compares:
+        plain = without_gathering_words(question).lower()
+        assert not any(w in plain for w in ("most", "order of"))

@@ -78,6 +78,7 @@ from recollect_graph.services.search.query_text import (
     QUERY_STOP,
     WORD,
     asks_for_all,
+    compares_instances,
     keyword_terms,
     without_gathering_words,
     without_names,
@@ -237,7 +238,10 @@ class Search:
         as_of_, valid_at_ = aware(as_of, "as_of"), aware(valid_at, "valid_at")
         cues_ = conversation_cues(query, valid_at_ or as_of_ or now)
         wanted_role = asked_of(query) if self.settings.w_role > 0 else None
-        gathers = asks_for_all(query)  # feedback and a lighter keyword weight (docs/search.md)
+        # feedback and a lighter keyword weight (docs/search.md)
+        gathers = asks_for_all(query) or (
+            self.settings.search_gather_comparisons and compares_instances(query)
+        )
         s = self._weights(gathers)
         terms = without_time_words(terms, cues_)
         unnamed_text = without_names(query, names)

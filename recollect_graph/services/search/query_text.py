@@ -37,8 +37,20 @@ _GATHERS = re.compile(
     r"\b(how many|how much|total|altogether|combined|sum of|average|all the|each of|every)\b",
     re.IGNORECASE,
 )
+#: Words of a question that ranks every instance of something on one scale ("which airline did
+#: I fly with the most", "which streaming service did I start using most recently", "the order
+#: of the concerts I went to"): to say which comes first, the search must find them all.
+_COMPARES = re.compile(
+    r"\b(most recently|most often|most frequently|the most|the least|the fewest|the order of|"
+    r"in (?:what|which) order|from (?:the )?(?:earliest|first|oldest))\b",
+    re.IGNORECASE,
+)
+#: A question that asks which or what ...
+_WHICH = re.compile(r"^\W*(?:in\s+)?(?:which|what)\b", re.IGNORECASE)
+#: ... of two or more things it names itself ("which did I buy first, the lens or the bag?").
+_OR = re.compile(r"\bor\b", re.IGNORECASE)
 #: What :func:`without_gathering_words` takes out: the gathering words, "in total" whole.
-_FRAME = re.compile(r"\bin total\b|" + _GATHERS.pattern, re.IGNORECASE)
+_FRAME = re.compile(r"\bin total\b|" + _GATHERS.pattern + "|" + _COMPARES.pattern, re.IGNORECASE)
 #: Capitalised words that are dates, not names (months, weekdays, seasons; lower case).
 CALENDAR = frozenset([*MONTHS, *WEEKDAYS, *SEASONS])
 
@@ -139,6 +151,28 @@ def asks_for_all(text: str) -> bool:
     False
     """
     return _GATHERS.search(text) is not None
+
+
+def compares_instances(text: str) -> bool:
+    """Whether a question ranks every instance of something on one scale, naming none of them.
+
+    "Which airline did I fly with the most?", "Which streaming service did I start using most
+    recently?", "What is the order of the concerts I attended?": its evidence is each
+    instance, said in its own conversation, like a count's. A question that names its
+    candidates ("which came first, the lens or the bag?") does not gather.
+
+    >>> compares_instances("Which streaming service did I start using most recently?")
+    True
+    >>> compares_instances("Which did I buy first, the lens or the bag?")
+    False
+    >>> compares_instances("What did Caroline paint most recently?")
+    True
+    """
+    return (
+        _WHICH.search(text) is not None
+        and _COMPARES.search(text) is not None
+        and _OR.search(text) is None
+    )
 
 
 def without_gathering_words(text: str) -> str:
