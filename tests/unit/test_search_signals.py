@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from recollect_graph.services.search.query_text import without_gathering_words
+from recollect_graph.services.search.gathering import without_gathering_words
 from recollect_graph.services.search.signals import (
     EVENT_PATTERN,
     EVENT_REPORT,

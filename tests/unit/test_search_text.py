@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from recollect_graph.services.search.hybrid import content_query
-from recollect_graph.services.search.query_text import (
+from recollect_graph.services.search.gathering import (
     asks_for_all,
     compares_instances,
+    without_gathering_words,
+)
+from recollect_graph.services.search.hybrid import content_query
+from recollect_graph.services.search.query_text import (
     keyword_terms,
     substance,
-    without_gathering_words,
     without_names,
 )
 

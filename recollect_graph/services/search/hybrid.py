@@ -69,6 +69,7 @@ from recollect_graph.services.kernel.times import (
 from recollect_graph.services.kernel.validation import in_range, require_text
 from recollect_graph.services.knowledge import lifecycle
 from recollect_graph.services.knowledge.access import Access
+from recollect_graph.services.search import gathering
 from recollect_graph.services.search import kinds as hit_kinds
 from recollect_graph.services.search.answers import asks_for_name, mark_names
 from recollect_graph.services.search.floors import KnownWords, keyword_passes, time_floor
@@ -77,10 +78,7 @@ from recollect_graph.services.search.latest import asks_for_latest
 from recollect_graph.services.search.query_text import (
     QUERY_STOP,
     WORD,
-    asks_for_all,
-    compares_instances,
     keyword_terms,
-    without_gathering_words,
     without_names,
 )
 from recollect_graph.services.search.signals import (
@@ -238,14 +236,14 @@ class Search:
         as_of_, valid_at_ = aware(as_of, "as_of"), aware(valid_at, "valid_at")
         cues_ = conversation_cues(query, valid_at_ or as_of_ or now)
         wanted_role = asked_of(query) if self.settings.w_role > 0 else None
-        # feedback and a lighter keyword weight (docs/search.md)
-        gathers = asks_for_all(query) or (
-            self.settings.search_gather_comparisons and compares_instances(query)
-        )
-        s = self._weights(gathers)
+        # feedback, a lighter keyword weight and the frame vector (docs/search.md)
+        gathers = gathering.gathers(query, self.settings)
+        s = gathering.weights(self.settings, gathers)
         terms = without_time_words(terms, cues_)
         unnamed_text = without_names(query, names)
-        vector, vector_unnamed = self._query_vectors(query, unnamed_text, gathers)
+        vector, vector_unnamed = gathering.query_vectors(
+            self.embedder, self.settings, query, unnamed_text, gathers
+        )
         params: dict[str, Any] = {
             "vector": vector,
             "vector_unnamed": vector_unnamed,
@@ -266,7 +264,7 @@ class Search:
             "kinds": entry_kinds,
             "time_windows": time_windows(cues_, self.settings.search_time_candidates),
             "k_time": self.settings.search_time_candidates,
-            "feedback_k": self._feedback_hits(gathers),
+            "feedback_k": gathering.feedback_hits(self.settings, gathers),
             "event_pattern": EVENT_PATTERN if s.w_event > 0 else None,
             "want_text": s.w_name > 0 and asks_for_name(query),
             "turn_context": s.search_turn_context,
@@ -374,58 +372,6 @@ class Search:
                 scope_id, "search", used, owner_id=owner_id, query=query, best_effort=True
             )
         return hits
-
-    def _query_vectors(
-        self, query: str, unnamed: str | None, gathers: bool
-    ) -> tuple[list[float], list[float] | None]:
-        """The query's vector and, when it names people, its vector with the names replaced.
-
-        A question that gathers ("How many projects have I led?") is embedded twice, as asked
-        and without its counting words ("projects have I led?"), and searched by the sum of
-        the two (``search_gathering_frame``): "how many" is no part of what its evidence talks
-        about, and alone the frame pulls the vector towards turns that count anything. One batch
-        of at most four texts.
-        """
-        texts = [query] + ([unnamed] if unnamed else [])
-        n = len(texts)
-        if self.settings.search_gathering_frame and gathers:
-            plain = [without_gathering_words(t) or t for t in texts]
-            if plain != texts:
-                texts += plain
-        if len(texts) == 1:  # the usual case: one text, from the embedder's recent queries
-            return self.embedder.embed_query(query), None
-        vecs = self.embedder.embed_queries(texts)
-        if len(vecs) > n:  # the sum of each text's two vectors (cosine ignores the length)
-            vecs = [[a + b for a, b in zip(vecs[i], vecs[n + i], strict=True)] for i in range(n)]
-        return vecs[0], (vecs[1] if unnamed else None)
-
-    def _weights(self, gathers: bool) -> Settings:
-        """The fusion settings of one search: a question that gathers weighs keywords less.
-
-        "How many projects have I led?" is answered by every session where a project comes up,
-        most of them in other words than the question's; the keyword side would rank the few
-        that say "projects" above the rest. Such a question keeps ``search_gathering_keyword``
-        of ``w_keyword`` (0.6: 0.15 of 0.25): on LongMemEval (all 231 dev questions) session
-        All@5 rose 0.935 -> 0.944 with turn ranking unchanged (docs/search.md).
-        """
-        s = self.settings
-        if s.search_gathering_keyword == 1.0 or not gathers:
-            return s
-        return s.model_copy(update={"w_keyword": s.w_keyword * s.search_gathering_keyword})
-
-    def _feedback_hits(self, gathers: bool) -> int:
-        """How many nearest candidates make the feedback centroid of a search (0: none).
-
-        Only a question that gathers every instance of something ("how many", "in total",
-        "all the") gets pseudo-relevance feedback: its evidence is spread over several
-        sessions worded apart from each other. On LongMemEval it found more of a multi-session
-        question's sessions; applied to every question it cost LoCoMo R@1 and NDCG@10
-        (docs/search.md, "Pseudo-relevance feedback").
-        """
-        s = self.settings
-        if s.w_feedback <= 0 or s.search_feedback_hits <= 0 or not gathers:
-            return 0
-        return s.search_feedback_hits
 
     def semantic_floor(self, semantics: Iterable[float]) -> float:
         """The semantic floor of one search: ``search_floor``, or lower when a hit is confident.

@@ -9,9 +9,6 @@
 * :func:`without_names`: the query with those names replaced by "they", embedded as well: when
   every name it mentions is a speaker in the scope, search takes its vector hits and semantic
   similarity from that vector.
-* :func:`asks_for_all`: whether a question gathers every instance of something ("how many",
-  "in total", "all the"): its evidence is spread over several places, so search widens what
-  counts as like the question (pseudo-relevance feedback).
 * :func:`substance`: how much a conversation turn can carry, from its length: short turns
   ("Thanks!", "Go get 'em, Jon!") rarely hold a fact; from ``FULL_TURN`` characters a turn has
   its full substance.
@@ -31,26 +28,6 @@ _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 #: A capitalised word: a name, unless it is a calendar name.
 NAME = re.compile(r"\b[A-Z][a-z]{1,20}\b")
 _NAME_POSSESSIVE = re.compile(r"\b([A-Z][a-z]{1,20})\b(?:'s\b)?")
-#: Words of a question that gathers every instance of something: a count, a sum, a list
-#: ("total" covers "in total").
-_GATHERS = re.compile(
-    r"\b(how many|how much|total|altogether|combined|sum of|average|all the|each of|every)\b",
-    re.IGNORECASE,
-)
-#: Words of a question that ranks every instance of something on one scale ("which airline did
-#: I fly with the most", "which streaming service did I start using most recently", "the order
-#: of the concerts I went to"): to say which comes first, the search must find them all.
-_COMPARES = re.compile(
-    r"\b(most recently|most often|most frequently|the most|the least|the fewest|the order of|"
-    r"in (?:what|which) order|from (?:the )?(?:earliest|first|oldest))\b",
-    re.IGNORECASE,
-)
-#: A question that asks which or what ...
-_WHICH = re.compile(r"^\W*(?:in\s+)?(?:which|what)\b", re.IGNORECASE)
-#: ... of two or more things it names itself ("which did I buy first, the lens or the bag?").
-_OR = re.compile(r"\bor\b", re.IGNORECASE)
-#: What :func:`without_gathering_words` takes out: the gathering words, "in total" whole.
-_FRAME = re.compile(r"\bin total\b|" + _GATHERS.pattern + "|" + _COMPARES.pattern, re.IGNORECASE)
 #: Capitalised words that are dates, not names (months, weekdays, seasons; lower case).
 CALENDAR = frozenset([*MONTHS, *WEEKDAYS, *SEASONS])
 
@@ -140,48 +117,6 @@ def without_names(text: str, names: list[str]) -> str | None:
 
     out = _NAME_POSSESSIVE.sub(pronoun, text)
     return out if out != text else None
-
-
-def asks_for_all(text: str) -> bool:
-    """Whether a question gathers every instance of something (a count, a sum, a list).
-
-    >>> asks_for_all("How many weddings did I attend this year?")
-    True
-    >>> asks_for_all("What did Caroline paint last week?")
-    False
-    """
-    return _GATHERS.search(text) is not None
-
-
-def compares_instances(text: str) -> bool:
-    """Whether a question ranks every instance of something on one scale, naming none of them.
-
-    "Which airline did I fly with the most?", "Which streaming service did I start using most
-    recently?", "What is the order of the concerts I attended?": its evidence is each
-    instance, said in its own conversation, like a count's. A question that names its
-    candidates ("which came first, the lens or the bag?") does not gather.
-
-    >>> compares_instances("Which streaming service did I start using most recently?")
-    True
-    >>> compares_instances("Which did I buy first, the lens or the bag?")
-    False
-    >>> compares_instances("What did Caroline paint most recently?")
-    True
-    """
-    return (
-        _WHICH.search(text) is not None
-        and _COMPARES.search(text) is not None
-        and _OR.search(text) is None
-    )
-
-
-def without_gathering_words(text: str) -> str:
-    """A question without the words that make it gather ("how many", "in total", "all the").
-
-    >>> without_gathering_words("How many weddings did I attend this year?")
-    'weddings did I attend this year?'
-    """
-    return " ".join(_FRAME.sub(" ", text).split())
 
 
 def substance(length: int | None, full: int = FULL_TURN) -> float:
