@@ -77,10 +77,15 @@ def compares_instances(text: str) -> bool:
 
 
 def without_gathering_words(text: str) -> str:
-    """A question without the words that make it gather ("how many", "in total", "all the").
+    """A question without the words that make it gather: its count or its scale.
+
+    The count's words ("how many", "in total", "all the") and the scale's ("the most", "most
+    recently", "the order of") are taken out.
 
     >>> without_gathering_words("How many weddings did I attend this year?")
     'weddings did I attend this year?'
+    >>> without_gathering_words("Which airline did I fly with the most?")
+    'Which airline did I fly with ?'
     """
     return " ".join(_FRAME.sub(" ", text).split())
 
@@ -128,22 +133,21 @@ def weights(settings: Settings, gathers: bool) -> Settings:
     of ``w_keyword`` (0.6: 0.15 of 0.25): on LongMemEval (all 231 dev questions) session
     All@5 rose 0.935 -> 0.944 with turn ranking unchanged (docs/search.md).
     """
-    s = settings
-    if s.search_gathering_keyword == 1.0 or not gathers:
-        return s
-    return s.model_copy(update={"w_keyword": s.w_keyword * s.search_gathering_keyword})
+    if settings.search_gathering_keyword == 1.0 or not gathers:
+        return settings
+    share = settings.w_keyword * settings.search_gathering_keyword
+    return settings.model_copy(update={"w_keyword": share})
 
 
 def feedback_hits(settings: Settings, gathers: bool) -> int:
     """How many nearest candidates make the feedback centroid of a search (0: none).
 
     Only a question that gathers every instance of something ("how many", "in total",
-    "all the") gets pseudo-relevance feedback: its evidence is spread over several
-    sessions worded apart from each other. On LongMemEval it found more of a multi-session
-    question's sessions; applied to every question it cost LoCoMo R@1 and NDCG@10
-    (docs/search.md, "Pseudo-relevance feedback").
+    "all the", "which ... the most") gets pseudo-relevance feedback: its evidence is spread
+    over several sessions worded apart from each other. On LongMemEval it found more of a
+    multi-session question's sessions; applied to every question it cost LoCoMo R@1 and
+    NDCG@10 (docs/search.md, "Pseudo-relevance feedback").
     """
-    s = settings
-    if s.w_feedback <= 0 or s.search_feedback_hits <= 0 or not gathers:
+    if settings.w_feedback <= 0 or settings.search_feedback_hits <= 0 or not gathers:
         return 0
-    return s.search_feedback_hits
+    return settings.search_feedback_hits

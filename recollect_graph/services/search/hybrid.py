@@ -9,8 +9,9 @@
    normalised by the best one (keyword). The full-text query is the query's content words (no
    stop words) less the names of the scope's speakers; when every name the query mentions is a
    speaker, the vector side uses the query with the names replaced by "they"
-   (:mod:`.search_text`); a question that gathers ("how many") is searched by the sum of its
-   vector and its vector without the counting words (``search_gathering_frame``).
+   (:mod:`.search_text`); a question that gathers ("how many", "which ... the most";
+   :mod:`.gathering`) is searched by the sum of its vector and its vector without the counting
+   or scale words (``search_gathering_frame``).
    Document chunks come from their own indexes and join the same list (:mod:`.kinds`);
    ``kinds`` keeps some of ``entry``, ``turn`` and ``chunk``.
 2. Relevance: ``w_semantic*semantic + w_keyword*keyword + w_feedback*feedback`` (or
