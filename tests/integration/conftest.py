@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
+from recollect_graph import Recollect
 from recollect_graph.cli.main import cli
 from recollect_graph.settings import Settings
 
@@ -32,3 +33,22 @@ def run(cli_env: Settings, monkeypatch: pytest.MonkeyPatch) -> Callable[..., Res
         return r
 
     return invoke
+
+
+#: Six team notes, stored with ``remember_many`` by the ``corpus`` fixture (search tests).
+CORPUS = [
+    ("cache", "The response cache is disabled in production until the eviction bug is fixed"),
+    ("bundler", "We moved the frontend build from webpack to vite"),
+    ("token", "Error code ZQX-7731 means the payment gateway rejected the merchant key"),
+    ("standup", "Daily standup moved to 9:30 for the platform team"),
+    ("oncall", "Ana is on call for the billing service this week"),
+    ("postmortem", "Postmortem: eviction storm after cache config change on Friday"),
+]
+
+
+@pytest.fixture
+def corpus(rg: Recollect, scope_id: str) -> dict[str, str]:
+    entries = rg.remember_many(
+        [{"content": c, "tags": [k]} for k, c in CORPUS], scope_id=scope_id, owner_id="kai"
+    )
+    return {k: e.id for (k, _), e in zip(CORPUS, entries, strict=True)}

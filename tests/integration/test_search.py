@@ -15,23 +15,6 @@ from recollect_graph.services.search.hybrid import Search, lucene_query
 from recollect_graph.settings import Settings
 from tests.helpers import candidate_params
 
-CORPUS = [
-    ("cache", "The response cache is disabled in production until the eviction bug is fixed"),
-    ("bundler", "We moved the frontend build from webpack to vite"),
-    ("token", "Error code ZQX-7731 means the payment gateway rejected the merchant key"),
-    ("standup", "Daily standup moved to 9:30 for the platform team"),
-    ("oncall", "Ana is on call for the billing service this week"),
-    ("postmortem", "Postmortem: eviction storm after cache config change on Friday"),
-]
-
-
-@pytest.fixture
-def corpus(rg: Recollect, scope_id: str) -> dict[str, str]:
-    entries = rg.remember_many(
-        [{"content": c, "tags": [k]} for k, c in CORPUS], scope_id=scope_id, owner_id="kai"
-    )
-    return {k: e.id for (k, _), e in zip(CORPUS, entries, strict=True)}
-
 
 def _ids(hits: list[Any]) -> list[str]:
     return [h.entry.id for h in hits]
@@ -352,24 +335,6 @@ def test_a_question_about_the_asker_or_the_assistant_finds_that_role_s_turns(
     assert [h.signals.role for h in told] == [0.0, 1.0]
 
 
-def _scope_vectors(rg: Recollect, scope_id: str) -> dict[str, Any]:
-    """Every entry's stored vector in the scope, by id (numpy arrays)."""
-    import numpy as np
-
-    rows = rg.db.driver.execute_query(
-        "MATCH (e:Entry) WHERE e.scope_id = $s RETURN e.id AS id, e.embedding AS v",
-        {"s": scope_id},
-        routing_=RoutingControl.READ,
-    ).records
-    return {r["id"]: np.asarray(r["v"], dtype=np.float64) for r in rows}
-
-
-def _cos(a: Any, b: Any) -> float:
-    import numpy as np
-
-    return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
-
-
 def test_a_turn_that_reports_what_happened_gains_w_event_of_its_relevance(
     rg: Recollect, scope_id: str
 ) -> None:
@@ -402,107 +367,6 @@ def test_a_turn_that_reports_what_happened_gains_w_event_of_its_relevance(
         relevance = s.w_semantic * sig.semantic + s.w_keyword * sig.keyword
         gain = 0.3 * relevance * (1 + life) if key == "t1" else 0.0
         assert hit.score - without[key].score == pytest.approx(gain, abs=2e-3)
-
-
-def test_a_question_that_gathers_is_searched_with_and_without_its_counting_words(
-    rg: Recollect, scope_id: str, corpus: dict[str, str]
-) -> None:
-    """ "How many problems did the cache have?" is searched by the sum of its vector and the
-    vector of "problems did the cache have?" (``search_gathering_frame``): each hit's semantic
-    signal is its cosine to that sum; off, to the question as asked."""
-    import numpy as np
-
-    query = "how many problems did the cache have?"
-    vectors = _scope_vectors(rg, scope_id)
-    # each vector as search embeds it: the pair in one batch, the question alone on its own
-    # (the int8 embedder quantises a batch's activations together, so a text's vector moves a
-    # little with its batch: ~0.01 of cosine)
-    asked, plain = (
-        np.asarray(v) for v in rg.embedder.embed_queries([query, "problems did the cache have?"])
-    )
-    alone = np.asarray(rg.embedder.embed_query(query))
-
-    # 5e-3: the vector index's own score (quantised on Neo4j 5.26) is off the exact cosine by
-    # up to ~0.003; without the frame the two differ by ~0.04 here
-    for frame, vector in ((True, asked + plain), (False, alone)):
-        settings = rg.settings.model_copy(update={"search_gathering_frame": frame})
-        hits = Search(rg.db, rg.embedder, settings).search(
-            query, scope_id=scope_id, hops=0, touch=False
-        )
-        assert hits
-        for h in hits:
-            assert h.signals.semantic == pytest.approx(
-                max(0.0, _cos(vectors[h.entry.id], vector)), abs=5e-3
-            )
-
-
-def test_a_question_that_gathers_keeps_a_share_of_its_keyword_weight(
-    rg: Recollect, scope_id: str, corpus: dict[str, str]
-) -> None:
-    """A question that gathers every instance of something ("how many") weighs its keyword
-    signal by ``search_gathering_keyword`` x ``w_keyword``: each hit that matched a keyword
-    scores ``(1 - search_gathering_keyword) x w_keyword x keyword`` lower (before the lifecycle
-    multiplier) than with a share of 1; a hit without a keyword, and every hit of a
-    question about one fact, scores exactly the same."""
-    base = rg.settings.model_copy(update={"w_feedback": 0.0, "w_keyword": 0.25})
-    low = Search(rg.db, rg.embedder, base.model_copy(update={"search_gathering_keyword": 0.4}))
-    same = Search(rg.db, rg.embedder, base.model_copy(update={"search_gathering_keyword": 1.0}))
-
-    def scored(search: Search, query: str) -> dict[str, Any]:
-        return {h.entry.id: h for h in search.search(query, scope_id=scope_id, hops=0, touch=False)}
-
-    gathering = "how many problems did the cache have?"
-    lowered, kept = scored(low, gathering), scored(same, gathering)
-    both = lowered.keys() & kept.keys()
-    assert both and any(kept[i].signals.keyword > 0 for i in both)
-    for i in both:
-        sig = kept[i].signals
-        life = (
-            base.w_strength * sig.strength + base.w_quality * sig.quality + base.w_usage * sig.usage
-        )
-        assert kept[i].score - lowered[i].score == pytest.approx(
-            0.15 * sig.keyword * (1 + life), abs=1e-3
-        )
-    one_fact = "what went wrong with the cache?"
-    assert {i: h.score for i, h in scored(low, one_fact).items()} == {
-        i: h.score for i, h in scored(same, one_fact).items()
-    }
-
-
-def test_feedback_is_the_similarity_to_the_nearest_candidates_centroid(
-    rg: Recollect, scope_id: str, corpus: dict[str, str]
-) -> None:
-    """Pseudo-relevance feedback: for a question that gathers every instance of something, each
-    hit's ``feedback`` is its cosine to the centroid of the ``search_feedback_hits`` candidates
-    nearest the query, and it adds ``w_feedback`` of it; other questions get none."""
-    import numpy as np
-
-    query = "how many problems did the cache have?"
-    settings = rg.settings.model_copy(update={"w_feedback": 0.2, "search_feedback_hits": 2})
-    search = Search(rg.db, rg.embedder, settings)
-    with_fb = search.search(query, scope_id=scope_id, hops=0, touch=False)
-    one_fact = search.search("what went wrong with the cache?", scope_id=scope_id, hops=0)
-    assert one_fact and all(h.signals.feedback == 0.0 for h in one_fact)
-    plain = Search(rg.db, rg.embedder, rg.settings.model_copy(update={"w_feedback": 0.0}))
-    without = plain.search(query, scope_id=scope_id, hops=0, touch=False)
-    assert all(h.signals.feedback == 0.0 for h in without)
-
-    vectors = _scope_vectors(rg, scope_id)
-    q = np.asarray(rg.embedder.embed_one(query), dtype=np.float64)
-
-    nearest = sorted(vectors, key=lambda i: -_cos(vectors[i], q))[:2]
-    assert set(nearest) == {corpus["cache"], corpus["postmortem"]}
-    centroid = vectors[nearest[0]] + vectors[nearest[1]]
-    assert with_fb, "the cache entries are above the floor"
-    for h in with_fb:
-        assert h.signals.feedback == pytest.approx(
-            max(0.0, _cos(vectors[h.entry.id], centroid)), abs=2e-3
-        )
-    # the same hits, each lifted by w_feedback x its feedback (before the lifecycle multiplier)
-    base = {h.entry.id: h for h in without}
-    for h in with_fb:
-        if h.entry.id in base:
-            assert h.score > base[h.entry.id].score or h.signals.feedback == 0.0
 
 
 BACKUP_NOTES = [
