@@ -71,7 +71,7 @@ NEO4J_LTS ?= 5.26.30
 TESTS_526 := tests/integration/test_search.py tests/integration/test_recall.py \
 	tests/integration/test_links_feedback.py tests/integration/test_crowded_scopes.py \
 	tests/integration/test_schema.py tests/integration/test_transfer.py \
-	tests/integration/test_turn_context.py
+	tests/integration/test_turn_context.py tests/integration/test_search_gathering.py
 .PHONY: test-526 neo4j-build-526
 neo4j-build-526: $(STAMP)
 	RECOLLECT_NEO4J_VERSION=$(NEO4J_LTS) $(BIN)/recollect-graph neo4j build
