@@ -61,6 +61,7 @@ ENV_VARS: dict[str, str] = {
     "RECOLLECT_SEARCH_GATHERING_KEYWORD": "search_gathering_keyword",
     "RECOLLECT_SEARCH_GATHERING_FRAME": "search_gathering_frame",
     "RECOLLECT_SEARCH_GATHER_COMPARISONS": "search_gather_comparisons",
+    "RECOLLECT_SEARCH_GATHER_KINDS": "search_gather_kinds",
     "RECOLLECT_SEARCH_TURN_CONTEXT": "search_turn_context",
     "RECOLLECT_TURN_CONTEXT_VECTORS": "turn_context_vectors",
     "RECOLLECT_SEARCH_CANDIDATES": "search_candidates",
@@ -169,6 +170,10 @@ class Settings(BaseModel):
             did I start using most recently", "the order of the concerts I went to") as a
             gathering question: feedback, the lighter keyword weight and the frame (off: only
             counts, sums and lists gather).
+        search_gather_kinds: Treat a question for the things of one kind ("what books has
+            Melanie read", "what types of yoga has Maria practiced": "what" / "which" and a
+            plural noun) as a gathering question: each item is said in its own session (off:
+            such a question is searched like any other).
         search_turn_context: How much a conversation turn's context vector (the turn embedded
             with the turn before it, ``turn_context_vectors``) counts in its semantic
             similarity: ``(cos(query, turn) + a * cos(query, context)) / (1 + a)``. A reply
@@ -279,6 +284,7 @@ class Settings(BaseModel):
     search_gathering_keyword: float = Field(default=0.6, ge=0, le=1)
     search_gathering_frame: bool = True
     search_gather_comparisons: bool = True
+    search_gather_kinds: bool = True
     search_turn_context: float = Field(default=1.5, ge=0, le=10)
     turn_context_vectors: bool = True
     search_candidates: int = Field(default=100, ge=10, le=5000)

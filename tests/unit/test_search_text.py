@@ -6,6 +6,7 @@ import pytest
 
 from recollect_graph.services.search.gathering import (
     asks_for_all,
+    asks_for_kinds,
     compares_instances,
     without_gathering_words,
 )
@@ -117,13 +118,31 @@ def test_questions_that_gather_every_instance_get_feedback(question: str) -> Non
         "What was the name of the hotel you recommended?",
         "Which bundler does the web app use?",
         "What business did I start?",
-        "What books has Melanie read?",
+        "What books has Melanie read?",  # a list of one kind: asks_for_kinds, below
     ],
 )
 def test_questions_about_one_fact_do_not(question: str) -> None:
-    # a plural alone ("what books") is not enough: feeding those back cost LoCoMo's multi-hop
-    # NDCG@10 (docs/search.md)
     assert not asks_for_all(question)
+
+
+@pytest.mark.parametrize(
+    ("question", "kinds"),
+    [
+        ("What books has Melanie read?", True),
+        ("What activities does Melanie partake in?", True),
+        ("Which  classical musicians does Melanie enjoy listening to?", True),
+        ("What LGBTQ+ events has Caroline participated in?", True),
+        ("What types of yoga has Maria practiced?", True),
+        ("What kind of books does Caroline keep in her library?", True),
+        ("What kind of painting did Caroline share?", False),  # one painting
+        ("What does Melanie do to destress?", False),  # no noun
+        ("What is the status of the billing migration?", False),
+        ("What bus does she take?", False),  # "bus" is no plural
+        ("What are the two hobbies that got me into online groups?", False),  # no noun before
+    ],
+)
+def test_a_question_for_the_things_of_one_kind_gathers(question: str, kinds: bool) -> None:
+    assert asks_for_kinds(question) is kinds
 
 
 @pytest.mark.parametrize(

@@ -90,13 +90,50 @@ def without_gathering_words(text: str) -> str:
     return " ".join(_FRAME.sub(" ", text).split())
 
 
+#: A question that asks which or what things of a kind: "what" / "which", then "kinds of" (or
+#: "types of", "sorts of"), or a noun phrase of at most three words ending in a plural (-s, not
+#: -ss, -is or -us) and followed by its verb ("what books has Melanie read", "which classical
+#: musicians does she enjoy", "what LGBTQ+ events has Caroline attended"). "What kind of X
+#: did ..." asks for one X unless X is plural.
+_KINDS = re.compile(
+    r"^\W*(?:what|which)\s+(?:(?:kinds|types|sorts)\s+of\b|(?:(?:kind|type|sort)\s+of\s+)?"
+    r"(?:[\w'+/-]+\s+){0,2}[\w'+/-]*[^siu\W]s\s+(?:do|does|did|has|have|had|is|are|was|were)\b)",
+    re.IGNORECASE,
+)
+
+
+def asks_for_kinds(text: str) -> bool:
+    """Whether a question asks for the things of one kind, naming none of them.
+
+    "What books has Melanie read?", "What activities does Melanie partake in?", "What types
+    of yoga has Maria practiced?": the answer is a list, each item said in its own session in
+    its own words, like a count's. The noun is plural (at most three words before the verb);
+    "what kind of painting did she share?" asks for one.
+
+    >>> asks_for_kinds("What books has Melanie read?")
+    True
+    >>> asks_for_kinds("What types of yoga has Maria practiced?")
+    True
+    >>> asks_for_kinds("What kind of painting did Caroline share?")
+    False
+    >>> asks_for_kinds("What does Melanie do to destress?")
+    False
+    """
+    return _KINDS.search(text) is not None
+
+
 def gathers(query: str, settings: Settings) -> bool:
     """Whether a search for ``query`` gathers every instance of something.
 
     A count, sum or list (:func:`asks_for_all`) does; so, with ``search_gather_comparisons``,
-    does a ranking of every instance on one scale (:func:`compares_instances`).
+    does a ranking of every instance on one scale (:func:`compares_instances`), and, with
+    ``search_gather_kinds``, a question for the things of one kind (:func:`asks_for_kinds`).
     """
-    return asks_for_all(query) or (settings.search_gather_comparisons and compares_instances(query))
+    return (
+        asks_for_all(query)
+        or (settings.search_gather_comparisons and compares_instances(query))
+        or (settings.search_gather_kinds and asks_for_kinds(query))
+    )
 
 
 def query_vectors(
