@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from recollect_graph.nlp.claim_lexicon import CATEGORIES, canonical
-from recollect_graph.services.claims.contradictions import detect_migrations
+from recollect_graph.services.claims.invalidation import detect_migrations
 
 #: Categories of the claim lexicon that are not tools a repository migrates between.
 _NOT_TOOLS = {"indentation", "merge_strategy", "branch", "os", "shell", "editor", "cloud"}

@@ -233,7 +233,7 @@ def test_invalidate_without_and_with_replacement(rg: Recollect, scope_id: str) -
 
 
 def test_detect_migrations_from_commit_subjects() -> None:
-    from recollect_graph.services.claims.contradictions import detect_migrations
+    from recollect_graph.services.claims.invalidation import detect_migrations
 
     found = detect_migrations(
         [
