@@ -41,7 +41,7 @@ from recollect_graph.services.kernel.validation import (
 )
 from recollect_graph.services.knowledge.rows import entry_from_row, live_entries
 from recollect_graph.services.knowledge.undo import operation_from_row
-from recollect_graph.services.sessions.service import _plain as plain_row
+from recollect_graph.services.sessions.reading import _plain as plain_row
 from recollect_graph.settings import Settings
 
 __all__ = ["AsyncRecollect"]
