@@ -17,8 +17,6 @@ Example:
 from __future__ import annotations
 
 import builtins
-import contextlib
-import json
 import logging
 import uuid
 from collections.abc import Callable, Mapping, Sequence
@@ -29,7 +27,6 @@ from recollect_graph.db.client import Db, Tx
 from recollect_graph.errors import (
     DocumentNotFound,
     InvalidInput,
-    PipelineRunNotFound,
     RecollectError,
 )
 from recollect_graph.ids import collection_id, document_id
@@ -47,7 +44,8 @@ from recollect_graph.services.documents.pipeline import (
     steps_json,
     write,
 )
-from recollect_graph.services.kernel.times import native, now_utc
+from recollect_graph.services.documents.reading import DocumentReads
+from recollect_graph.services.kernel.times import now_utc
 from recollect_graph.services.kernel.validation import (
     MAX_COLLECTION_CHARS,
     MAX_DOCUMENT_CHARS,
@@ -59,7 +57,7 @@ from recollect_graph.services.kernel.validation import (
     require_text,
 )
 from recollect_graph.services.knowledge import footprint
-from recollect_graph.vocabulary import DOCUMENT_SOURCE_TYPES, DOCUMENT_STATUSES
+from recollect_graph.vocabulary import DOCUMENT_SOURCE_TYPES
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +77,7 @@ class PipelineFailed(RecollectError):
         self.step = step
 
 
-class Documents:
+class Documents(DocumentReads):
     """The documents pipeline over one database.
 
     Args:
@@ -390,78 +388,6 @@ class Documents:
         )
         return report
 
-    # -- reading --------------------------------------------------------------------------------
-
-    def resolve(self, ref: str, *, scope_id: str) -> str:
-        """A document's id from its id, source id, title or path (exactly one must match)."""
-        ref = require_text(ref, "document", max_len=2000)
-        rows = self.db.read("documents/find", scope_id=scope_id, ref=ref)
-        if not rows:
-            raise DocumentNotFound(ref, scope_id=scope_id)
-        if len(rows) > 1 and rows[0]["id"] != ref:
-            raise InvalidInput(f"{ref!r} matches several documents; use the document id")
-        return str(rows[0]["id"])
-
-    def get(self, ref: str, *, scope_id: str, chunks: bool = False) -> dict[str, Any]:
-        """A document (without its content) with similar/sharing documents and its last run."""
-        doc_id = self.resolve(ref, scope_id=scope_id)
-        row = self.db.read("documents/get", scope_id=scope_id, id=doc_id)[0]
-        out = {**_plain(row["doc"]), "similar": row["similar"], "sharing": row["sharing"]}
-        out["last_run"] = _run(row["last_run"]) if row["last_run"] else None
-        out.pop("content", None)
-        if chunks:
-            out["chunks"] = self.chunks(doc_id, scope_id=scope_id)
-        return out
-
-    def content(self, ref: str, *, scope_id: str) -> str:
-        """A document's stored text."""
-        doc_id = self.resolve(ref, scope_id=scope_id)
-        return str(
-            self.db.read("documents/get", scope_id=scope_id, id=doc_id)[0]["doc"]["content"] or ""
-        )
-
-    def chunks(self, ref: str, *, scope_id: str) -> builtins.list[dict[str, Any]]:
-        """A document's chunks in order, each with the entities it mentions."""
-        doc_id = self.resolve(ref, scope_id=scope_id)
-        return [
-            dict(r["chunk"]) for r in self.db.read("documents/chunks", scope_id=scope_id, id=doc_id)
-        ]
-
-    def run(self, run_id: str, *, scope_id: str) -> dict[str, Any]:
-        """One pipeline run (a document's, or a folder ingest's ``batch`` run) by id."""
-        rows = self.db.read("documents/run", scope_id=scope_id, id=run_id)
-        if not rows:
-            raise PipelineRunNotFound(run_id, scope_id=scope_id)
-        return _run(rows[0]["run"])
-
-    def runs(self, ref: str, *, scope_id: str, limit: int = 20) -> builtins.list[dict[str, Any]]:
-        """A document's pipeline runs, newest first."""
-        doc_id = self.resolve(ref, scope_id=scope_id)
-        rows = self.db.read("documents/runs", scope_id=scope_id, id=doc_id, limit=limit)
-        return [_run(r["run"]) for r in rows]
-
-    def list(
-        self,
-        scope_id: str,
-        *,
-        collection: str | None = None,
-        status: str | None = None,
-        offset: int = 0,
-        limit: int = 50,
-    ) -> builtins.list[dict[str, Any]]:
-        """A page of the scope's documents, most recently updated first."""
-        if status is not None:
-            one_of(status, "status", DOCUMENT_STATUSES)
-        rows = self.db.read(
-            "documents/list",
-            scope_id=scope_id,
-            collection=collection,
-            status=status,
-            skip=max(0, int(offset)),
-            limit=max(1, min(int(limit), 1000)),
-        )
-        return [_plain(r["doc"]) for r in rows]
-
     # -- forget ---------------------------------------------------------------------------------
 
     def forget(self, ref: str, *, scope_id: str) -> dict[str, Any]:
@@ -513,18 +439,3 @@ class Documents:
             return out
 
         return self.db.write_tx(tx_fn)
-
-
-def _plain(row: Mapping[str, Any]) -> dict[str, Any]:
-    out = {k: native(v) for k, v in row.items() if k != "embedding"}
-    if isinstance(out.get("metadata"), str):
-        with contextlib.suppress(ValueError):
-            out["metadata"] = json.loads(out["metadata"])
-    return out
-
-
-def _run(row: Mapping[str, Any]) -> dict[str, Any]:
-    out = _plain(row)
-    if isinstance(out.get("step_details"), str):
-        out["step_details"] = json.loads(out["step_details"])
-    return out
