@@ -16,11 +16,13 @@ all become entities).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from recollect_graph.nlp.claim_lexicon import ALIASES, CATEGORY_OF
+from recollect_graph.nlp.entity_relations import Span as _Span
+from recollect_graph.nlp.entity_relations import svo as _svo
 from recollect_graph.nlp.gazetteer import (
     COMPONENT_HEADS,
     EVERYDAY_TOOL_WORDS,
@@ -82,9 +84,6 @@ _REGION = re.compile(
 _NUMBERED = re.compile(r"^[A-Za-z]+-\d+$")
 #: A number with a short suffix ("502s", "3x", "10k").
 _COUNT = re.compile(r"^\d[\d.,]*[a-z]{0,2}$")
-_SUBJ = {"nsubj", "nsubjpass"}
-_RELATIVE = {"who", "which", "that"}
-_OBJ = {"dobj", "attr", "oprd"}
 MAX_WORDS = 5
 SNIPPET_CHARS = 200
 #: Technology names (the claim lexicon's tools and their spellings, and the gazetteer's): matched
@@ -162,16 +161,6 @@ class Extraction:
 
     mentions: dict[str, Mention] = field(default_factory=dict)
     relations: list[tuple[str, str, str, str]] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class _Span:
-    start: int  # token index
-    end: int
-    key: str
-    name: str
-    entity_type: str
-    speaker: bool = False  # a chat line's speaker: the sentence after it is not about them
 
 
 class EntityExtractor:
@@ -430,93 +419,3 @@ def _core(nc: Any) -> tuple[int, int]:
     while z > a and doc[z - 1].pos_ in ("PUNCT", "SYM"):
         z -= 1
     return a, z
-
-
-def _svo(doc: Any, by_token: dict[int, _Span]) -> Iterable[tuple[_Span, str, _Span, str]]:
-    for tok in doc:
-        if tok.pos_ not in ("VERB", "AUX") or tok.dep_ in ("aux", "auxpass"):
-            continue
-        subjects = [s for c in tok.children if c.dep_ in _SUBJ for s in _with_conj(c)]
-        if tok.dep_ == "relcl" and any(s.lower_ in _RELATIVE for s in subjects):
-            subjects = _with_conj(tok.head)  # "Aleksandra, who works at Allegro": Aleksandra
-        if not subjects and tok.dep_ == "conj":  # "X writes to A and depends on B"
-            subjects = [s for c in tok.head.children if c.dep_ in _SUBJ for s in _with_conj(c)]
-        replaced = _replacement(tok, by_token)
-        if replaced is not None:
-            yield replaced
-            continue
-        if not subjects:
-            continue
-        negated = any(c.dep_ == "neg" for c in tok.children)
-        particle = "".join(f" {c.lower_}" for c in tok.children if c.dep_ == "prt")
-        lemma = ("not " if negated else "") + tok.lemma_.lower() + particle  # "grow up"
-        objects: list[tuple[str, Any]] = []
-        # "Marco manages that account in Okta": with an object that is no entity, a
-        # prepositional phrase says where or how the act was done, not a relation to it
-        adjunct = any(c.dep_ == "dobj" and _span_of(c, by_token) is None for c in tok.children)
-        for c in tok.children:
-            if c.dep_ in _OBJ:
-                objects.extend((lemma, o) for o in _with_conj(c))
-            elif c.dep_ in ("prep", "agent") and not adjunct and not _after_coordinator(tok, c):
-                for p in c.children:
-                    if p.dep_ == "pobj":
-                        # a preposition inside the mention ("owns on-call") is no relation word
-                        pred = lemma if c.i in by_token else f"{lemma} {c.lower_}"
-                        objects.extend((pred, o) for o in _with_conj(p))
-        for s in subjects:
-            ss = _span_of(s, by_token)
-            if ss is None or ss.speaker:
-                continue
-            for pred, o in objects:
-                os_ = _span_of(o, by_token)
-                if os_ is not None and not os_.speaker:  # a next chat line's speaker
-                    yield ss, pred, os_, tok.sent.text
-
-
-def _after_coordinator(verb: Any, prep: Any) -> bool:
-    """A prepositional phrase after "and"/"but" that follows the verb belongs to a later clause.
-
-    The sm parser reads "is written in Go and stores data in PostgreSQL" with "stores" as a noun
-    and hangs "in PostgreSQL" on "written"; a coordinator between the verb and its preposition
-    says the phrase is not the verb's.
-    """
-    doc = verb.doc
-    return prep.i > verb.i and any(doc[k].dep_ == "cc" for k in range(verb.i + 1, prep.i))
-
-
-def _replacement(tok: Any, by_token: dict[int, _Span]) -> tuple[_Span, str, _Span, str] | None:
-    """A replacement ("replaced X with Y", "swapped X for Y"): Y --replace--> X."""
-    if tok.lemma_.lower() not in ("replace", "swap", "substitute"):
-        return None
-    # "replaced X with Y"; passive: "X was replaced by Y"
-    old = next((c for c in tok.children if c.dep_ in ("dobj", "nsubjpass")), None)
-    if old is None:  # the sm parser tags an unknown name as punctuation: take the mention
-        old = next((c for c in tok.rights if c.i in by_token and c.dep_ != "prep"), None)
-    if old is None:
-        return None
-    new = next(
-        (p for h in (tok, old) for c in h.children
-         if c.dep_ in ("prep", "agent") and c.lower_ in ("with", "by", "for")
-         for p in c.children if p.dep_ == "pobj"),
-        None,
-    )  # fmt: skip
-    if new is None:
-        return None
-    so, sn = _span_of(old, by_token), _span_of(new, by_token)
-    if so is None or sn is None:
-        return None
-    return sn, "replace", so, tok.sent.text
-
-
-def _span_of(tok: Any, by_token: dict[int, _Span]) -> _Span | None:
-    """The mention a token is part of, else the one its compound modifier names."""
-    if tok.i in by_token:
-        return by_token[tok.i]
-    for c in tok.children:
-        if c.dep_ in ("compound", "nmod", "amod") and c.i in by_token:
-            return by_token[c.i]
-    return None
-
-
-def _with_conj(tok: Any) -> list[Any]:
-    return [tok, *(c for c in tok.children if c.dep_ == "conj")]
