@@ -10,8 +10,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from recollect_graph import Settings
+from recollect_graph.db.host import free_port
 from recollect_graph.db.queries import register_root
-from recollect_graph.db.server import LocalServer, free_port
+from recollect_graph.db.server import LocalServer
 from recollect_graph.models import ServerStatus
 
 # The statements only tests and benchmarks run (bulk loaders, brute-force scans) live in

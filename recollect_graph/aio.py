@@ -27,7 +27,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from recollect_graph.db.aio import AsyncDb
-from recollect_graph.db.server import LocalServer, ensure_password
+from recollect_graph.db.host import ensure_password
+from recollect_graph.db.server import LocalServer
 from recollect_graph.errors import EntryNotFound, InvalidInput, SessionNotFound
 from recollect_graph.facade import Recollect
 from recollect_graph.models import Entry, Hit, Operation, RecallResult, ServerStatus

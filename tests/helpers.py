@@ -10,8 +10,8 @@ from typing import Any
 from click.testing import Result
 
 from recollect_graph import Settings
+from recollect_graph.db.host import free_port
 from recollect_graph.db.queries import register_root
-from recollect_graph.db.server import free_port
 
 # The statements only tests and benchmarks run (bulk loaders, brute-force scans) live in
 # tests/cypher/ and are loaded as ``testing/<name>``; the wheel ships none of them.

@@ -65,7 +65,7 @@ def test_async_reads_match_the_sync_facade(
 
 
 def test_async_open_of_an_unreachable_server_is_a_clear_error(server_settings: Settings) -> None:
-    from recollect_graph.db.server import free_port
+    from recollect_graph.db.host import free_port
     from recollect_graph.errors import DatabaseUnavailable
 
     cfg = server_settings.model_copy(update={"neo4j_uri": f"bolt://127.0.0.1:{free_port()}"})

@@ -29,7 +29,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.types import CallToolResult, TextContent
 
 from recollect_graph import Recollect
-from recollect_graph.db.server import free_port
+from recollect_graph.db.host import free_port
 from recollect_graph.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -16,8 +16,9 @@ import pytest
 
 from recollect_graph import Recollect, Settings
 from recollect_graph.db.client import Db
+from recollect_graph.db.host import ensure_password
 from recollect_graph.db.launcher_build import LauncherBuild
-from recollect_graph.db.server import STORE_VERSION_FILE, LocalServer, ensure_password
+from recollect_graph.db.server import STORE_VERSION_FILE, LocalServer
 from recollect_graph.errors import AuthFailed
 from recollect_graph.models import ServerStatus
 from tests.helpers import make_settings

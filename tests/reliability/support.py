@@ -14,7 +14,8 @@ from neo4j import GraphDatabase
 
 from recollect_graph import Recollect, Settings
 from recollect_graph.db.client import Db, Tx
-from recollect_graph.db.server import LocalServer, ensure_password
+from recollect_graph.db.host import ensure_password
+from recollect_graph.db.server import LocalServer
 from recollect_graph.models import ServerStatus
 
 

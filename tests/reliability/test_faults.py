@@ -21,7 +21,7 @@ from click.testing import CliRunner
 
 from recollect_graph import Recollect
 from recollect_graph.cli.main import cli
-from recollect_graph.db.server import free_port
+from recollect_graph.db.host import free_port
 from recollect_graph.errors import DatabaseUnavailable, EntryNotFound
 from tests.helpers import assert_one_line_error
 from tests.reliability.support import Crashable, violations

@@ -36,7 +36,8 @@ import pytest
 
 from recollect_graph import Recollect
 from recollect_graph.db.client import Db
-from recollect_graph.db.server import LocalServer, ensure_password
+from recollect_graph.db.host import ensure_password
+from recollect_graph.db.server import LocalServer
 from recollect_graph.errors import AuthFailed, ForbiddenQuery, QueryError
 from tests.helpers import make_settings
 from tests.integration.test_readonly import Listener

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from recollect_graph.cli.main import cli
-from recollect_graph.db.server import free_port
+from recollect_graph.db.host import free_port
 
 #: Commands left out of the unreachable-database sweep, and why.
 NOT_SWEPT = {

@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from recollect_graph.cli.main import cli
 from recollect_graph.db import launcher_build
+from recollect_graph.db.host import free_port
 from recollect_graph.db.launcher_build import (
     NEO4J_LTS_VERSION,
     NEO4J_VERSION,
@@ -23,7 +24,7 @@ from recollect_graph.db.launcher_build import (
     java_range,
     jvm_flags,
 )
-from recollect_graph.db.server import STORE_VERSION_FILE, LocalServer, free_port
+from recollect_graph.db.server import STORE_VERSION_FILE, LocalServer
 from recollect_graph.errors import ConfigError, JavaNotFound, StoreVersionMismatch
 from tests.helpers import make_settings
 

@@ -8,6 +8,7 @@ from click.testing import CliRunner
 
 from recollect_graph.cli.main import cli
 from recollect_graph.db import launcher_build
+from recollect_graph.db.host import free_port, port_free
 from recollect_graph.db.launcher_build import (
     NEO4J_VERSION,
     LauncherBuild,
@@ -15,7 +16,7 @@ from recollect_graph.db.launcher_build import (
     launcher_fingerprint,
     neo4j_version_in_pom,
 )
-from recollect_graph.db.server import LocalServer, free_port, port_free
+from recollect_graph.db.server import LocalServer
 from recollect_graph.errors import DataDirError, JavaNotFound, MavenNotFound, PortInUse
 from tests.helpers import make_settings
 

@@ -12,10 +12,11 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from recollect_graph.db.client import Db
+from recollect_graph.db.host import ensure_password
 from recollect_graph.db.launcher_build import embedded_version, find_java, find_maven
 from recollect_graph.db.queries import all_names, cypher
 from recollect_graph.db.schema import latest_version, list_indexes
-from recollect_graph.db.server import LocalServer, ensure_password
+from recollect_graph.db.server import LocalServer
 from recollect_graph.errors import RecollectError
 from recollect_graph.models import Check
 from recollect_graph.nlp.embedder import Embedder
