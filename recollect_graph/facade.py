@@ -19,8 +19,9 @@ from datetime import datetime
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal
 
-from recollect_graph.db.client import Db, Row
+from recollect_graph.db.client import Db
 from recollect_graph.db.host import ensure_password
+from recollect_graph.db.records import Row
 from recollect_graph.db.schema import apply_schema, check_schema, reset_vector_indexes
 from recollect_graph.db.server import LocalServer
 from recollect_graph.errors import SchemaMismatch

@@ -15,15 +15,9 @@ from typing import Any
 from neo4j import AsyncDriver, AsyncGraphDatabase, RoutingControl
 from neo4j import exceptions as nx
 
-from recollect_graph.db.client import (
-    VANISHED,
-    VANISHED_ATTEMPTS,
-    Row,
-    _bind,
-    record_data,
-    translate_errors,
-)
+from recollect_graph.db.client import VANISHED, VANISHED_ATTEMPTS, _bind, translate_errors
 from recollect_graph.db.queries import cypher
+from recollect_graph.db.records import Row, record_data
 
 log = logging.getLogger(__name__)
 

@@ -17,12 +17,12 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
-import neo4j
 from neo4j import Driver, GraphDatabase, ManagedTransaction, RoutingControl
 from neo4j import exceptions as nx
 
 from recollect_graph.db import adhoc
 from recollect_graph.db.queries import C25_SUFFIX, CypherQuery, body_params, cypher, has_c25_variant
+from recollect_graph.db.records import Row, plain_row, record_data
 from recollect_graph.errors import (
     AuthFailed,
     ConstraintViolation,
@@ -36,7 +36,6 @@ from recollect_graph.errors import (
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-Row = dict[str, Any]
 #: Neo4j's code for a statement that found a node (by an index) which a concurrent transaction
 #: deleted before the statement could read or lock it (read-committed isolation).
 VANISHED = "Neo.ClientError.Statement.EntityNotFound"
@@ -455,7 +454,7 @@ class Db:
             records, _, _ = self.driver.execute_query(
                 query, p, database_=self.database, routing_=route
             )
-        return [_plain(r.data()) for r in records]
+        return [plain_row(r.data()) for r in records]
 
     def _user_functions(self) -> frozenset[str]:
         """Lower-case names of the functions plugins add (none on the embedded server); cached."""
@@ -463,61 +462,6 @@ class Db:
             rows = self.read("admin/plugin_functions")
             self._udfs = frozenset(str(r["name"]).lower() for r in rows)
         return self._udfs
-
-
-class _GraphValue(Exception):
-    """A node, relationship or path: let the driver convert the record."""
-
-
-#: Values that need no walking: by far most of what a statement returns.
-_SCALARS = frozenset({str, int, float, bool, type(None)})
-#: Graph values: a row holding one is converted by the driver's own ``Record.data()``.
-_GRAPH_TYPES = (neo4j.graph.Node, neo4j.graph.Relationship, neo4j.graph.Path)
-
-
-def _fast(v: Any) -> Any:
-    t = type(v)
-    if t in _SCALARS:
-        return v
-    if t is list:
-        if v and type(v[0]) is float:
-            return v  # a vector: no need to walk 384 floats
-        return [x if type(x) in _SCALARS else _fast(x) for x in v]
-    if t is dict:
-        return {k: x if type(x) in _SCALARS else _fast(x) for k, x in v.items()}
-    if isinstance(v, _GRAPH_TYPES):
-        raise _GraphValue
-    return v
-
-
-def record_data(record: neo4j.Record) -> Row:
-    """``record.data()``, without walking vectors element by element (10x faster on vectors).
-
-    A record is a tuple of its values: they are zipped with its keys directly, and only values
-    that are not plain scalars are looked at (a search reads hundreds of rows per call).
-    """
-    try:
-        return {
-            k: v if type(v) in _SCALARS else _fast(v)
-            for k, v in zip(record.keys(), tuple.__iter__(record), strict=True)
-        }
-    except _GraphValue:
-        return record.data()
-
-
-def _plain(row: Mapping[str, Any]) -> Row:
-    """Make driver values JSON-friendly (temporal values as ISO strings)."""
-    return {k: _plain_value(v) for k, v in row.items()}
-
-
-def _plain_value(v: Any) -> Any:
-    if isinstance(v, dict):
-        return {k: _plain_value(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [_plain_value(x) for x in v]
-    if isinstance(v, neo4j.time.DateTime | neo4j.time.Date | neo4j.time.Time | neo4j.time.Duration):
-        return v.iso_format()
-    return v
 
 
 def _chunks(rows: Iterable[Mapping[str, Any]], size: int) -> Iterator[list[dict[str, Any]]]:
