@@ -4,6 +4,10 @@ Every write is atomic (one transaction per call or batch) and idempotent: an ent
 from its scope and content (or source id), so remembering the same thing twice returns the first
 entry; connecting twice returns the existing edge. Destructive changes write an ``Operation`` with
 the before-state so they can be undone.
+
+The module is a little past 500 lines on purpose: it is one write path (validate, prepare, embed
+and parse in parallel batches, classify, fit to the scope's schema, write with its claims and
+conflicts in one transaction), and each step reads the previous one's rows.
 """
 
 from __future__ import annotations
