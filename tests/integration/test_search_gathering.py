@@ -37,6 +37,34 @@ def _cos(a: Any, b: Any) -> float:
     return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
 
 
+def _one_turn_chats(
+    rg: Recollect,
+    scope_id: str,
+    chats: list[tuple[str, str, int]],
+    start: datetime,
+    *,
+    session: str,
+    role: str,
+    owner: str,
+) -> None:
+    """Store each ``(key, text, day)`` as a chat of one turn, ``day`` days after ``start``."""
+    for key, text, day in chats:
+        rg.sessions.add_turns(
+            f"{session}-{key}",
+            [{"id": key, "role": role, "text": text, "at": start + timedelta(days=day)}],
+            scope_id=scope_id,
+            owner_id=owner,
+        )
+
+
+def _search_with(
+    server_settings: Settings, setting_off: str, query: str, scope_id: str, asked: datetime
+) -> list[Any]:
+    """The same search through a client with one gathering setting turned off."""
+    with Recollect.open(server_settings.model_copy(update={setting_off: False})) as one:
+        return list(one.search(query, scope_id=scope_id, valid_at=asked, touch=False))
+
+
 def test_a_question_that_gathers_is_searched_with_and_without_its_counting_words(
     rg: Recollect, scope_id: str, corpus: dict[str, str]
 ) -> None:
@@ -168,13 +196,7 @@ def test_a_question_ranking_every_instance_is_searched_as_a_gathering_one(
     took up ranks above the budgeting app that shares the question's "started using". With
     ``search_gather_comparisons`` off the question is searched as one fact."""
     start = datetime(2024, 1, 8, 18, 0, tzinfo=UTC)
-    for key, text, day in CHATS:
-        rg.sessions.add_turns(
-            f"chat-{key}",
-            [{"id": key, "role": "user", "text": text, "at": start + timedelta(days=day)}],
-            scope_id=scope_id,
-            owner_id="kai",
-        )
+    _one_turn_chats(rg, scope_id, CHATS, start, session="chat", role="user", owner="kai")
     asked = start + timedelta(days=70)
     hits = rg.search(QUESTION, scope_id=scope_id, valid_at=asked, touch=False)
     order = [h.entry.source_id for h in hits]
@@ -184,10 +206,7 @@ def test_a_question_ranking_every_instance_is_searched_as_a_gathering_one(
     # app ranks above it, by ~0.01)
     assert order.index("appletv") < order.index("budget")
 
-    with Recollect.open(
-        server_settings.model_copy(update={"search_gather_comparisons": False})
-    ) as one:
-        plain = one.search(QUESTION, scope_id=scope_id, valid_at=asked, touch=False)
+    plain = _search_with(server_settings, "search_gather_comparisons", QUESTION, scope_id, asked)
     assert plain
     assert all(h.signals.feedback == 0.0 for h in plain)
     # a question about one fact does not gather, with the setting on
@@ -218,13 +237,7 @@ def test_a_question_for_the_things_of_one_kind_is_searched_as_a_gathering_one(
     ranks above the chats about other things. With ``search_gather_kinds`` off, or for a
     question about one thing ("what kind of bowl..."), there is no feedback."""
     start = datetime(2023, 5, 1, 10, 0, tzinfo=UTC)
-    for key, text, day in BOOKS:
-        rg.sessions.add_turns(
-            f"melanie-{key}",
-            [{"id": key, "role": "Melanie", "text": text, "at": start + timedelta(days=day)}],
-            scope_id=scope_id,
-            owner_id="melanie",
-        )
+    _one_turn_chats(rg, scope_id, BOOKS, start, session="melanie", role="Melanie", owner="melanie")
     asked = start + timedelta(days=60)
     hits = rg.search(KINDS_QUESTION, scope_id=scope_id, valid_at=asked, touch=False)
     order = [h.entry.source_id for h in hits]
@@ -236,8 +249,7 @@ def test_a_question_for_the_things_of_one_kind_is_searched_as_a_gathering_one(
     others = [order.index(k) for k in ("pottery", "hike", "shelf") if k in order]
     assert all(books < i for i in others), order
 
-    with Recollect.open(server_settings.model_copy(update={"search_gather_kinds": False})) as one:
-        plain = one.search(KINDS_QUESTION, scope_id=scope_id, valid_at=asked, touch=False)
+    plain = _search_with(server_settings, "search_gather_kinds", KINDS_QUESTION, scope_id, asked)
     assert plain
     assert all(h.signals.feedback == 0.0 for h in plain)
     one_thing = rg.search(
