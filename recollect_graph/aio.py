@@ -33,7 +33,7 @@ from recollect_graph.errors import EntryNotFound, InvalidInput, SessionNotFound
 from recollect_graph.facade import Recollect
 from recollect_graph.models import Entry, Hit, Operation, RecallResult, ServerStatus
 from recollect_graph.services.context.budget import Pack
-from recollect_graph.services.kernel.times import now_utc
+from recollect_graph.services.kernel.times import native_row, now_utc
 from recollect_graph.services.kernel.validation import (
     MAX_OFFSET,
     in_range,
@@ -42,7 +42,6 @@ from recollect_graph.services.kernel.validation import (
 )
 from recollect_graph.services.knowledge.rows import entry_from_row, live_entries
 from recollect_graph.services.knowledge.undo import operation_from_row
-from recollect_graph.services.sessions.reading import _plain as plain_row
 from recollect_graph.settings import Settings
 
 __all__ = ["AsyncRecollect"]
@@ -173,7 +172,7 @@ class AsyncRecollect:
             skip=int(in_range(offset, "offset", 0, MAX_OFFSET)),
             limit=int(in_range(limit, "limit", 1, 10_000)),
         )
-        return [plain_row(r["session"]) for r in rows]
+        return [native_row(r["session"]) for r in rows]
 
     async def turns(self, session_id: str, *, scope_id: str) -> list[dict[str, Any]]:
         """A session's turns in order (id, role, speaker, text, at), or SessionNotFound."""
@@ -184,7 +183,7 @@ class AsyncRecollect:
         )
         if not rows:
             raise SessionNotFound(session_id, scope_id=scope_id)
-        return [plain_row(t) for t in rows[0]["turns"]]
+        return [native_row(t) for t in rows[0]["turns"]]
 
     # -- through the sync facade, in a worker thread ---------------------------------------
     async def facade(self) -> Recollect:

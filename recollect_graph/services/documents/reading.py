@@ -13,7 +13,7 @@ from typing import Any
 
 from recollect_graph.db.client import Db
 from recollect_graph.errors import DocumentNotFound, InvalidInput, PipelineRunNotFound
-from recollect_graph.services.kernel.times import native
+from recollect_graph.services.kernel.times import native_row
 from recollect_graph.services.kernel.validation import one_of, require_text
 from recollect_graph.vocabulary import DOCUMENT_STATUSES
 
@@ -95,7 +95,7 @@ class DocumentReads:
 
 
 def _plain(row: Mapping[str, Any]) -> dict[str, Any]:
-    out = {k: native(v) for k, v in row.items() if k != "embedding"}
+    out = native_row(row)
     if isinstance(out.get("metadata"), str):
         with contextlib.suppress(ValueError):
             out["metadata"] = json.loads(out["metadata"])

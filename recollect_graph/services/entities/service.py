@@ -25,7 +25,7 @@ from recollect_graph.db.client import Db, Tx
 from recollect_graph.errors import EntityMergeNotFound, EntityNotFound, InvalidInput
 from recollect_graph.nlp.entities import normalize
 from recollect_graph.services.documents.pipeline import CandidateReader, Pipeline, Plan, write_links
-from recollect_graph.services.kernel.times import native, now_utc
+from recollect_graph.services.kernel.times import native_row, now_utc
 from recollect_graph.services.kernel.validation import MAX_OFFSET, in_range, require_text
 from recollect_graph.services.knowledge import footprint
 
@@ -54,7 +54,7 @@ class Entities:
         """The entity, its top mentions (with snippets) and its relations."""
         eid = self.resolve(ref, scope_id=scope_id)
         row = self.db.read("entities/show", scope_id=scope_id, id=eid, limit=limit)[0]
-        ent = {k: native(v) for k, v in row["entity"].items() if k != "embedding"}
+        ent = native_row(row["entity"])
         return {**ent, "mentions": row["mentions"], "relations": row["relations"]}
 
     def relations(self, ref: str, *, scope_id: str, limit: int = 100) -> list[dict[str, Any]]:

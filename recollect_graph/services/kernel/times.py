@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -67,6 +68,11 @@ def native(v: Any) -> Any:
     if isinstance(v, neo4j.time.DateTime):
         return v.to_native()
     return v
+
+
+def native_row(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A node's properties with Python datetimes, without its vector (``embedding``)."""
+    return {k: native(v) for k, v in row.items() if k != "embedding"}
 
 
 def aware(value: Any, name: str) -> datetime | None:

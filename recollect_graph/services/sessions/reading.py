@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import builtins
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from recollect_graph.db.client import Db
 from recollect_graph.errors import SessionNotFound
 from recollect_graph.results import ForkParent
-from recollect_graph.services.kernel.times import native, now_utc
+from recollect_graph.services.kernel.times import native_row, now_utc
 from recollect_graph.services.kernel.validation import (
     MAX_OFFSET,
     in_range,
@@ -41,7 +41,7 @@ class SessionReads:
         """The sessions of a scope, newest first (a page: ``offset`` skipped, then ``limit``)."""
         scope_id = require_text(scope_id, "scope_id")
         return [
-            _plain(r["session"])
+            native_row(r["session"])
             for r in self.db.read(
                 "sessions/list",
                 scope_id=scope_id,
@@ -62,7 +62,7 @@ class SessionReads:
         if not rows:
             raise SessionNotFound(session_id, scope_id=scope_id)
         r = rows[0]
-        out = _plain(r["session"])
+        out = native_row(r["session"])
         if out.get("handoff_json"):
             out["handoff"] = json.loads(out.pop("handoff_json"))
         out.update(
@@ -80,7 +80,7 @@ class SessionReads:
         rows = self.db.read("sessions/turn_texts", session_id=session_id, scope_id=scope_id)
         if not rows:
             raise SessionNotFound(session_id, scope_id=scope_id)
-        return [_plain(t) for t in rows[0]["turns"]]
+        return [native_row(t) for t in rows[0]["turns"]]
 
     def forks(
         self, scope_id: str, *, limit: int = 50, offset: int = 0
@@ -106,7 +106,7 @@ class SessionReads:
         rows = self.db.read("sessions/fork_chain", session_id=session_id, scope_id=scope_id)
         if not rows:
             raise SessionNotFound(session_id, scope_id=scope_id)
-        return resolve_chain([_plain(n) for n in rows[0]["chain"]])
+        return resolve_chain([native_row(n) for n in rows[0]["chain"]])
 
     # -- handoffs ------------------------------------------------------------------------------
     def handoff(
@@ -150,7 +150,3 @@ class SessionReads:
         s = self.get(session_id, scope_id=scope_id)
         h = s.get("handoff")
         return {"session_id": session_id, **h} if isinstance(h, dict) else None
-
-
-def _plain(row: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: native(v) for k, v in row.items() if k != "embedding"}
