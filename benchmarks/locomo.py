@@ -370,6 +370,7 @@ _WEIGHT_FIELDS = (
     "w_length",
     "search_candidates",
     "search_graph_seeds",
+    "search_question_seeds",
     "search_floor",
     "search_floor_keyword",
     "search_floor_confident",

@@ -66,6 +66,7 @@ ENV_VARS: dict[str, str] = {
     "RECOLLECT_TURN_CONTEXT_VECTORS": "turn_context_vectors",
     "RECOLLECT_SEARCH_CANDIDATES": "search_candidates",
     "RECOLLECT_SEARCH_GRAPH_SEEDS": "search_graph_seeds",
+    "RECOLLECT_SEARCH_QUESTION_SEEDS": "search_question_seeds",
     "RECOLLECT_SEARCH_FLOOR": "search_floor",
     "RECOLLECT_SEARCH_LIFECYCLE": "search_lifecycle",
     "RECOLLECT_SEARCH_FULL_TURN": "search_full_turn",
@@ -188,6 +189,11 @@ class Settings(BaseModel):
             neighbours get the graph signal, whatever the search's ``limit``; the strongest
             ``3 x search_graph_seeds`` of their neighbours are read. So a search for 5 hits
             returns the first 5 of the same search for 50.
+        search_question_seeds: The questions asked in a conversation between people that are
+            most like the query (by meaning, above the floor, not already seeds): the turn
+            right after each "answers" it as if it were a seed (0: off). The question "How often
+            do you all work out together?" is a closer match to "How often does John work out
+            with his family?" than the reply that answers it ("Three times a week").
         search_time_candidates: When a query names a time of at most two months ("four weeks
             ago", "on 8 May", "last month"), this many of the scope's turns said then (the
             nearest to the query) join the candidates (0: off).
@@ -289,6 +295,7 @@ class Settings(BaseModel):
     turn_context_vectors: bool = True
     search_candidates: int = Field(default=100, ge=10, le=5000)
     search_graph_seeds: int = Field(default=10, ge=1, le=200)
+    search_question_seeds: int = Field(default=3, ge=0, le=50)
     search_lifecycle: Literal["multiply", "add"] = "multiply"
     search_full_turn: int = Field(default=200, ge=21, le=100_000)
     search_time_candidates: int = Field(default=50, ge=0, le=1000)

@@ -28,7 +28,8 @@
 //   that happened, $event_pattern), unnamed (bool: the scores are for $vector_unnamed),
 //   role (string or null: a turn's speaker role, user/assistant/system), feedback (float: the
 //   raw cosine similarity to the centroid of the $feedback_k candidates nearest the query, the
-//   pseudo-relevance feedback signal; 0.0 when $feedback_k is 0). Rows come nearest first (an entry
+//   pseudo-relevance feedback signal; 0.0 when $feedback_k is 0), asks (bool: a person's turn
+//   holding a question mark, services/search/answers.py question_seeds). Rows come nearest first (an entry
 //   without a vector last).
 CALL () {
   CALL db.index.vector.queryNodes('entry_embedding', $k, $vector) YIELD node, score
@@ -122,4 +123,5 @@ RETURN [c IN cs | {id: c.e.id, created_at: c.e.created_at.epochMillis,
                    valid_from: c.e.valid_from.epochMillis, session_id: c.e.session_id,
                    length: size(c.e.content), unnamed: c.unnamed,
                    text: CASE WHEN $want_text AND c.person THEN c.e.content END,
-                   event: c.person AND c.e.content =~ $event_pattern}] AS rows
+                   event: c.person AND c.e.content =~ $event_pattern,
+                   asks: c.person AND c.e.content CONTAINS '?'}] AS rows

@@ -274,6 +274,44 @@ def test_the_reply_to_a_follow_up_question_is_found_with_the_story_it_answers(
     assert by_id["m8"].score > by_id["m7"].score
 
 
+def test_the_reply_to_a_question_asked_like_the_query_is_found_by_that_question(
+    rg: Recollect, server_settings: Settings, scope_id: str
+) -> None:
+    # more turns that share the query's words than search takes as graph seeds (10), so the
+    # question Maria asked, which shares none of them, is no seed by relevance
+    chatter = [
+        ("John", "My family and I spent the weekend at the lake; work can wait."),
+        ("Maria", "Your family sounds lovely, John. How is work?"),
+        ("John", "Work has been hectic, but family time keeps me sane."),
+        ("Maria", "My family says I work too much, honestly."),
+        ("John", "Work is fine. My family visited my parents last month."),
+        ("Maria", "Does your family mind that you work late?"),
+        ("John", "The family loves the garden, and I can work from home."),
+        ("Maria", "Working from home must be nice for the family."),
+        ("John", "My family and my work friends play board games on Fridays."),
+        ("Maria", "Board games with family after work are the best!"),
+        ("John", "Family first, work second: that's my rule."),
+        ("Maria", "My work schedule leaves little family time."),
+        ("John", "We started a family plan in January to get fit."),
+        ("Maria", "That's great news! How often do you all exercise together?"),
+        ("John", "Three times a week; it keeps us on track."),
+        ("Maria", "Nice, consistency is everything."),
+    ]
+    turns = [{"id": f"w{i}", "speaker": who, "text": text} for i, (who, text) in enumerate(chatter)]
+    rg.sessions.add_turns("chat-workout", turns, scope_id=scope_id, owner_id="kai")
+    question = "How often does John work out with his family?"
+    hits = {h.entry.source_id: h for h in rg.search(question, scope_id=scope_id, touch=False)}
+    every = {
+        h.entry.source_id: h for h in rg.search(question, scope_id=scope_id, limit=50, touch=False)
+    }
+    # Maria's question is the closest in meaning and no seed; John's reply answers it, and is
+    # among the first 10 through it
+    assert hits["w14"].via == f"answers {every['w13'].entry.id}"
+    with Recollect.open(server_settings.model_copy(update={"search_question_seeds": 0})) as off:
+        before = [h.entry.source_id for h in off.search(question, scope_id=scope_id, touch=False)]
+    assert "w14" not in before
+
+
 def test_a_question_asking_who_puts_the_turn_that_names_someone_first(
     rg: Recollect, server_settings: Settings, scope_id: str
 ) -> None:

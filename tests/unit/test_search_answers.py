@@ -6,7 +6,12 @@ from typing import Any
 
 import pytest
 
-from recollect_graph.services.search.answers import asks_for_name, mark_names, names_someone
+from recollect_graph.services.search.answers import (
+    asks_for_name,
+    mark_names,
+    names_someone,
+    question_seeds,
+)
 
 
 @pytest.mark.parametrize(
@@ -90,3 +95,22 @@ def test_marking_names_skips_the_speakers_and_candidates_without_text() -> None:
     assert {k: c["named"] for k, c in scored.items()} == {"a": 1.0, "b": 0.0, "c": 0.0}
     mark_names(scored, ["marcus"])  # the question names Marcus: the answer is someone else
     assert scored["a"]["named"] == 0.0
+
+
+def test_question_seeds_are_the_nearest_questions_not_already_seeds() -> None:
+    def cand(eid: str, semantic: float, asks: bool) -> dict[str, Any]:
+        return {"entry": {"id": eid, "asks": asks}, "semantic": semantic}
+
+    relevant = [
+        cand("statement", 0.9, False),  # no question: its reply answers nothing
+        cand("seeded", 0.8, True),  # a seed already: its neighbours are read anyway
+        cand("near", 0.6, True),
+        cand("tie-b", 0.4, True),
+        cand("tie-a", 0.4, True),
+        cand("far", 0.1, True),
+    ]
+    seeds = [relevant[0], relevant[1]]
+    picked = question_seeds(relevant, seeds, 3)
+    assert [c["entry"]["id"] for c in picked] == ["near", "tie-a", "tie-b"]  # ties by id
+    assert question_seeds(relevant, seeds, 0) == []
+    assert question_seeds(list(reversed(relevant)), seeds, 3) == picked  # order-independent

@@ -13,12 +13,14 @@ one, against 13-18% of the other turns search ranks in their top 10 (and 8% of a
   (the speakers, who are addressed by name, and the names the question itself mentions).
 * :func:`mark_names`: ``named`` on each candidate of such a question (:mod:`.hybrid`; the
   fusion lifts a named turn's relevance by ``w_name`` of itself, :mod:`.fusion`).
+* :func:`question_seeds`: the questions asked in the conversation that are most like the
+  query: the reply right after each answers it (the graph signal's "answers", :mod:`.hybrid`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from recollect_graph.services.search.query_text import CALENDAR
@@ -94,3 +96,24 @@ def mark_names(scored: dict[str, dict[str, Any]], query_names: Collection[str]) 
     for c in scored.values():
         text = c["entry"].get("text")
         c["named"] = 1.0 if text and names_someone(text, known) else 0.0
+
+
+def question_seeds(
+    relevant: Sequence[dict[str, Any]], seeds: Sequence[dict[str, Any]], n: int
+) -> list[dict[str, Any]]:
+    """The ``n`` questions people asked in the conversation that are nearest the query.
+
+    ``relevant`` are the candidates above the floor (their ``entry`` row carries ``asks``: a
+    person's turn holding "?"), ``seeds`` the graph seeds already taken. A question asked in
+    the conversation is often worded much like the one asked of it ("How often do you all
+    work out together?" for "How often does John work out with his family?"), and the turn
+    after it answers it ("Three times a week; it keeps us on track.") in words of its own; a
+    question with no word in common with the query ranks below the seeds, so it is taken by
+    its meaning. Ties by id, so the choice does not depend on the candidates' order.
+    """
+    if n <= 0:
+        return []
+    taken = {c["entry"]["id"] for c in seeds}
+    asks = [c for c in relevant if c["entry"].get("asks") and c["entry"]["id"] not in taken]
+    asks.sort(key=lambda c: (-float(c["semantic"]), c["entry"]["id"]))
+    return asks[:n]

@@ -72,7 +72,7 @@ from recollect_graph.services.knowledge import lifecycle
 from recollect_graph.services.knowledge.access import Access
 from recollect_graph.services.search import gathering
 from recollect_graph.services.search import kinds as hit_kinds
-from recollect_graph.services.search.answers import asks_for_name, mark_names
+from recollect_graph.services.search.answers import asks_for_name, mark_names, question_seeds
 from recollect_graph.services.search.floors import KnownWords, keyword_passes, time_floor
 from recollect_graph.services.search.fusion import fuse, relevance
 from recollect_graph.services.search.latest import asks_for_latest
@@ -293,12 +293,17 @@ class Search:
             # a fixed number of seeds and neighbours: the ranking does not hang on `limit`
             by_relevance = sorted(relevant, key=lambda c: (-c["relevance"], c["entry"]["id"]))
             seeds = by_relevance[: s.search_graph_seeds]
+            asked = question_seeds(relevant, seeds, s.search_question_seeds)
             if self.overlap:  # the full records of the likely hits, fetched next to the graph's
                 likely = [c["entry"]["id"] for c in by_relevance[: limit + PREFETCH_EXTRA]]
                 prefetch = self._background().submit(self._full, likely, scope_id)
             for row in self._read_timed(
                 "search/expand",
-                seeds=[{"id": c["entry"]["id"], "relevance": c["relevance"]} for c in seeds],
+                seeds=[{"id": c["entry"]["id"], "relevance": c["relevance"]} for c in seeds]
+                + [
+                    {"id": c["entry"]["id"], "relevance": c["relevance"], "asks_only": True}
+                    for c in asked
+                ],
                 hops=hops,
                 vector=vector,
                 scope_id=scope_id,
@@ -309,7 +314,7 @@ class Search:
                 kinds=entry_kinds,
                 now=now,
                 max_fanout=MAX_ENTITY_FANOUT,
-                limit=GRAPH_ROWS_PER_SEED * s.search_graph_seeds,
+                limit=GRAPH_ROWS_PER_SEED * s.search_graph_seeds + len(asked),
                 event_pattern=params["event_pattern"],
                 turn_context=params["turn_context"],
             ):
