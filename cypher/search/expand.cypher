@@ -14,7 +14,7 @@
 //   The same scope and currency filters as candidates. Each neighbour gets the best
 //   seed relevance times its path factor, the relation it came by, and its cosine to the query
 //   (for a turn, mixed with its context vector's as in candidates).
-// Params: $seeds (list of maps: id, relevance, asks_only (bool, optional)), $hops (int), $vector (list of floats), $scope_id (string), $include_superseded (bool), $include_deleted (bool), $as_of (datetime or null), $valid_at (datetime or null), $kinds (list of 'entry'/'turn', or null: both), $now (datetime), $limit (int), $max_fanout (int), $event_pattern (string: a Java regular expression of a whole text), $turn_context (float: the weight of a turn's context vector in its semantic score)
+// Params: $seeds (list of maps: id, relevance, asks_only (bool)), $hops (int), $vector (list of floats), $scope_id (string), $include_superseded (bool), $include_deleted (bool), $as_of (datetime or null), $valid_at (datetime or null), $kinds (list of 'entry'/'turn', or null: both), $now (datetime), $limit (int), $max_fanout (int), $event_pattern (string: a Java regular expression of a whole text), $turn_context (float: the weight of a turn's context vector in its semantic score)
 // Returns: id, created_at, last_accessed_at (epoch milliseconds), half_life_days, access_count, emotional_valence,
 //   confidence, pinned, score, graph (float), via (string), semantic (float), speaker (string or
 //   null), role (string or null: a turn's speaker role), valid_from (epoch milliseconds or null),
@@ -24,14 +24,14 @@ UNWIND $seeds AS seed
 MATCH (h:Entry {id: seed.id})
 CALL (h, seed) {
   MATCH p = (h)-[rels:LEADS_TO|SUPPORTS|CONTRADICTS|DERIVED_FROM|SUPERSEDES|RELATED_TO|REFERENCES|DEPENDS_ON|PART_OF|CAUSES*1..3]-(n:Entry)
-  WHERE size(rels) <= $hops AND n <> h AND NOT coalesce(seed.asks_only, false)
+  WHERE size(rels) <= $hops AND n <> h AND NOT seed.asks_only
   RETURN n, seed.relevance * reduce(w = 1.0, r IN rels | w * coalesce(r.weight, 1.0))
             * 0.5 ^ (size(rels) - 1) AS g,
          toLower(type(rels[0])) + ' ' + h.id AS via
   LIMIT 50
   UNION
   MATCH (h)-[:MENTIONS]->(ent:Entity)
-  WHERE coalesce(ent.mention_count, 0) <= $max_fanout AND NOT coalesce(seed.asks_only, false)
+  WHERE coalesce(ent.mention_count, 0) <= $max_fanout AND NOT seed.asks_only
   MATCH (ent)<-[:MENTIONS]-(n:Entry)
   WHERE n <> h
   WITH n, h, count(DISTINCT ent) AS shared
@@ -42,13 +42,13 @@ CALL (h, seed) {
   MATCH (h)-[r:NEXT]-(n:Entry)
   WHERE coalesce(h.speaker_role, '') <> 'assistant' AND coalesce(n.speaker_role, '') <> 'assistant'
   WITH h, n, seed, startNode(r) = h AND h.content CONTAINS '?' AS answers
-  WHERE answers OR NOT coalesce(seed.asks_only, false)
+  WHERE answers OR NOT seed.asks_only
   RETURN n, seed.relevance * CASE WHEN answers THEN 1.0 ELSE 0.5 END AS g,
          CASE WHEN answers THEN 'answers ' ELSE 'next to ' END + h.id AS via
   UNION
   MATCH (h)-[:NEXT]->(q:Entry)-[:NEXT]->(n:Entry)
   WHERE h.speaker IS NOT NULL AND n.speaker = h.speaker AND q.speaker <> h.speaker
-    AND NOT coalesce(seed.asks_only, false)
+    AND NOT seed.asks_only
     AND coalesce(h.speaker_role, '') <> 'assistant' AND coalesce(q.speaker_role, '') <> 'assistant'
     AND q.content CONTAINS '?'
   RETURN n, seed.relevance * 0.5 AS g, 'answers ' + q.id AS via

@@ -299,10 +299,10 @@ class Search:
                 prefetch = self._background().submit(self._full, likely, scope_id)
             for row in self._read_timed(
                 "search/expand",
-                seeds=[{"id": c["entry"]["id"], "relevance": c["relevance"]} for c in seeds]
-                + [
-                    {"id": c["entry"]["id"], "relevance": c["relevance"], "asks_only": True}
-                    for c in asked
+                seeds=[
+                    {"id": c["entry"]["id"], "relevance": c["relevance"], "asks_only": only}
+                    for group, only in ((seeds, False), (asked, True))
+                    for c in group
                 ],
                 hops=hops,
                 vector=vector,
