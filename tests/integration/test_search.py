@@ -20,6 +20,16 @@ def _ids(hits: list[Any]) -> list[str]:
     return [h.entry.id for h in hits]
 
 
+def _add_chat(
+    rg: Recollect, scope_id: str, session: str, prefix: str, lines: list[tuple[str, str]]
+) -> None:
+    """Store ``(speaker, text)`` lines as one session, turn ids ``<prefix>0``, ``<prefix>1``..."""
+    turns = [
+        {"id": f"{prefix}{i}", "speaker": who, "text": text} for i, (who, text) in enumerate(lines)
+    ]
+    rg.sessions.add_turns(session, turns, scope_id=scope_id, owner_id="kai")
+
+
 def test_paraphrase_is_found_by_meaning(
     rg: Recollect, scope_id: str, corpus: dict[str, str]
 ) -> None:
@@ -261,11 +271,7 @@ def test_the_reply_to_a_follow_up_question_is_found_with_the_story_it_answers(
         ("Nadia", "The museum shop sells naval maps."),
         ("Omar", "Next time the nephews want the maritime museum in Leith."),
     ]
-    turns = [
-        {"id": f"m{i}", "speaker": who, "text": text}
-        for i, (who, text) in enumerate(chatter[:6] + story + chatter[6:])
-    ]
-    rg.sessions.add_turns("chat-museum", turns, scope_id=scope_id, owner_id="kai")
+    _add_chat(rg, scope_id, "chat-museum", "m", chatter[:6] + story + chatter[6:])
     hits = rg.search("How did Omar's nephews like the naval museum?", scope_id=scope_id, limit=20)
     by_id = {h.entry.source_id: h for h in hits}
     # the reply (m8) shares no word with the question: it is reached from the story (m6)
@@ -297,8 +303,7 @@ def test_the_reply_to_a_question_asked_like_the_query_is_found_by_that_question(
         ("John", "Three times a week; it keeps us on track."),
         ("Maria", "Nice, consistency is everything."),
     ]
-    turns = [{"id": f"w{i}", "speaker": who, "text": text} for i, (who, text) in enumerate(chatter)]
-    rg.sessions.add_turns("chat-workout", turns, scope_id=scope_id, owner_id="kai")
+    _add_chat(rg, scope_id, "chat-workout", "w", chatter)
     question = "How often does John work out with his family?"
     hits = {h.entry.source_id: h for h in rg.search(question, scope_id=scope_id, touch=False)}
     every = {
@@ -321,12 +326,7 @@ def test_a_question_asking_who_puts_the_turn_that_names_someone_first(
         ("Lena", "Last month I went climbing with Tomas at the quarry."),
         ("Marco", "Sounds fun, Lena."),
     ]
-    rg.sessions.add_turns(
-        "chat-climb",
-        [{"id": f"c{i}", "speaker": who, "text": text} for i, (who, text) in enumerate(turns)],
-        scope_id=scope_id,
-        owner_id="kai",
-    )
+    _add_chat(rg, scope_id, "chat-climb", "c", turns)
     question = "Who did Lena go climbing with?"
     hits = rg.search(question, scope_id=scope_id, touch=False)
     by_id = {h.entry.source_id: h for h in hits}
