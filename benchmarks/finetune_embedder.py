@@ -21,7 +21,11 @@ Pairs (``--source``):
 Held-out conversations and LongMemEval's half B are never read for training.
 
 Run: ``.venv/bin/python benchmarks/finetune_embedder.py --data PATH/locomo-dev.json
---out /tmp/minilm-locomo`` (about 4 minutes on 2 cores), then store and search with it:
+--out /tmp/minilm-locomo`` (every weight; about 4 minutes on 2 cores), or with ``--rank 16
+--lr 5e-4`` for rank-16 adapters (the ``r16`` model of docs/benchmarks.md); then fit its
+calibration (``benchmarks/calibrate_model.py --data PATH /tmp/minilm-locomo``), give it a
+profile with that calibration (``recollect_graph/nlp/model_profiles.py``, keyed by the path),
+and store and search with it:
 ``benchmarks/locomo.py --data PATH --embedding-model /tmp/minilm-locomo --backend torch``.
 """
 
