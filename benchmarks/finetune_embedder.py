@@ -52,9 +52,10 @@ from recollect_graph.analysis import locomo_eval as le
 from recollect_graph.nlp.embedder import DEFAULT_MODEL, resolve_model_path
 from recollect_graph.services.search.query_text import without_names
 from recollect_graph.services.sessions.index import turn_context_text, turn_embed_text
+from recollect_graph.settings import Settings
 
-#: The search's weight of a turn's context vector (``search_turn_context``).
-TURN_CONTEXT = 1.5
+#: The search's weight of a turn's context vector (the ``search_turn_context`` default).
+TURN_CONTEXT = float(Settings.model_fields["search_turn_context"].default)
 Pair = tuple[str, str, str, str | None]  # group, query, positive, hard negative
 
 
@@ -81,7 +82,7 @@ def locomo_pairs(path: str) -> list[Pair]:
         texts, contexts = turn_texts(conv)
         where = {t.dia_id: i for i, t in enumerate(conv.turns)}
         for q in conv.questions:
-            if q.category not in (1, 2, 3, 4):
+            if q.category not in le.MAIN_CATEGORIES:
                 continue
             for g in q.gold:
                 i = where[g]
@@ -140,35 +141,35 @@ def batches(pairs: Sequence[Pair], size: int, rng: random.Random) -> list[list[P
     return out
 
 
-def low_rank(model: Any, rank: int) -> list[tuple[Any, Any, Any]]:
+def low_rank(model: Any, rank: int) -> list[tuple[Any, Any, Any, Any]]:
     """Freeze ``model`` and give each encoder ``Linear`` a trainable ``B @ A`` beside it.
 
-    Returns (layer, A, B) triples; :func:`merge` folds them into the weights. ``B`` starts at
-    zero, so training starts from the model as it is.
+    Returns (layer, A, B, hook handle) tuples; :func:`merge` folds them into the weights.
+    ``B`` starts at zero, so training starts from the model as it is.
     """
     import torch
 
     for p in model.parameters():
         p.requires_grad_(False)
-    out: list[tuple[Any, Any, Any]] = []
+    out: list[tuple[Any, Any, Any, Any]] = []
     for name, layer in model.named_modules():
         if isinstance(layer, torch.nn.Linear) and ".encoder." in f".{name}":
             a = torch.nn.Parameter(torch.randn(rank, layer.in_features) / layer.in_features**0.5)
             b = torch.nn.Parameter(torch.zeros(layer.out_features, rank))
-            layer.register_forward_hook(lambda m, x, y, a=a, b=b: y + (x[0] @ a.T) @ b.T)
-            out.append((layer, a, b))
+            hook = layer.register_forward_hook(lambda m, x, y, a=a, b=b: y + (x[0] @ a.T) @ b.T)
+            out.append((layer, a, b, hook))
     return out
 
 
-def merge(adapters: Sequence[tuple[Any, Any, Any]]) -> int:
+def merge(adapters: Sequence[tuple[Any, Any, Any, Any]]) -> int:
     """Fold each adapter into its layer's weight; returns the adapters' parameter count."""
     import torch
 
     n = 0
     with torch.no_grad():
-        for layer, a, b in adapters:
+        for layer, a, b, hook in adapters:
             layer.weight += b @ a
-            layer._forward_hooks.clear()
+            hook.remove()
             n += a.numel() + b.numel()
     return n
 
@@ -187,7 +188,7 @@ def train(
     rng = random.Random(0)
     torch.manual_seed(0)
     adapters = low_rank(model, rank) if rank > 0 else []
-    params = [p for _, a, b in adapters for p in (a, b)] or list(model.parameters())
+    params = [p for _, a, b, _ in adapters for p in (a, b)] or list(model.parameters())
     opt = torch.optim.AdamW(params, lr=lr)
     model.train()
 
@@ -230,13 +231,14 @@ def dense_recall(model: Any, convs: Sequence[le.Conversation], k: int = 10) -> f
         idx = [i for i, c in enumerate(contexts) if c]
         ctx[idx] = encode([c for c in contexts if c])
         ids = [t.dia_id for t in conv.turns]
-        qs = [q for q in conv.questions if q.category in (1, 2, 3, 4) and q.gold]
+        qs = [q for q in conv.questions if q.category in le.MAIN_CATEGORIES and q.gold]
         qv = encode([query_text(conv, q.question) for q in qs])
-        own, mixed = qv @ vec.T, (qv @ vec.T + TURN_CONTEXT * (qv @ ctx.T)) / (1 + TURN_CONTEXT)
+        own = qv @ vec.T
+        mixed = (own + TURN_CONTEXT * (qv @ ctx.T)) / (1 + TURN_CONTEXT)
         scores = np.where(has[None, :], mixed, own)
         for q, row in zip(qs, scores, strict=True):
-            top = {ids[i] for i in np.argsort(-row)[:k]}
-            recalls.append(sum(g in top for g in q.gold) / len(q.gold))
+            ranked = [ids[i] for i in np.argsort(-row)[:k]]
+            recalls.append(le.recall_at(ranked, q.gold, k))
     return float(np.mean(recalls))
 
 
