@@ -22,8 +22,7 @@ import numpy as np
 from benchmarks.locomo_split import SPLIT
 from recollect_graph.analysis import locomo_eval as le
 from recollect_graph.nlp.embedder import DEFAULT_MODEL, Embedder
-
-QUANTILES = (0.5, 0.9, 0.99, 0.999)
+from recollect_graph.nlp.finetune import QUANTILES, fit_calibration
 
 
 def cosines(embedder: Embedder, convs: Sequence[le.Conversation]) -> np.ndarray[Any, Any]:
@@ -40,10 +39,10 @@ def fit(model: np.ndarray[Any, Any], reference: np.ndarray[Any, Any]) -> dict[st
     """The line through the quantiles, and both distributions' summaries."""
     qm = np.quantile(model, QUANTILES)
     qr = np.quantile(reference, QUANTILES)
-    scale, offset = np.polyfit(qm, qr, 1)
+    line = fit_calibration(model, reference)
     return {
-        "offset": round(float(offset), 3),
-        "scale": round(float(scale), 3),
+        "offset": line.offset,
+        "scale": line.scale,
         "quantiles": list(QUANTILES),
         "model_quantiles": [round(float(x), 4) for x in qm],
         "reference_quantiles": [round(float(x), 4) for x in qr],

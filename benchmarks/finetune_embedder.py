@@ -37,7 +37,6 @@ import json
 import os
 import random
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -50,13 +49,14 @@ from benchmarks.locomo_split import SPLIT
 from benchmarks.longmemeval_eval import half
 from recollect_graph.analysis import locomo_eval as le
 from recollect_graph.nlp.embedder import DEFAULT_MODEL, resolve_model_path
+from recollect_graph.nlp.finetune import PROFILE_SETTINGS, TrainingPair, train
 from recollect_graph.services.search.query_text import without_names
 from recollect_graph.services.sessions.index import turn_context_text, turn_embed_text
 from recollect_graph.settings import Settings
 
 #: The search's weight of a turn's context vector (the ``search_turn_context`` default).
 TURN_CONTEXT = float(Settings.model_fields["search_turn_context"].default)
-Pair = tuple[str, str, str, str | None]  # group, query, positive, hard negative
+Pair = TrainingPair
 
 
 def query_text(conv: le.Conversation, question: str) -> str:
@@ -86,9 +86,10 @@ def locomo_pairs(path: str) -> list[Pair]:
                 continue
             for g in q.gold:
                 i = where[g]
-                pairs.append((conv.sample_id, query_text(conv, q.question), texts[i], None))
-                if contexts[i]:
-                    pairs.append((conv.sample_id, query_text(conv, q.question), contexts[i], None))
+                pairs.append(Pair(conv.sample_id, query_text(conv, q.question), texts[i]))
+                context = contexts[i]
+                if context:
+                    pairs.append(Pair(conv.sample_id, query_text(conv, q.question), context))
         for per_speaker in raw[conv.sample_id].get("observation", {}).values():
             for statements in per_speaker.values():
                 for item in statements:
@@ -96,7 +97,7 @@ def locomo_pairs(path: str) -> list[Pair]:
                     for src in sources:
                         if src in where:
                             text = query_text(conv, str(item[0]))
-                            pairs.append((conv.sample_id, text, texts[where[src]], None))
+                            pairs.append(Pair(conv.sample_id, text, texts[where[src]]))
     return pairs
 
 
@@ -115,105 +116,8 @@ def lme_pairs(path: str, rng: random.Random) -> list[Pair]:
                 neg = rng.choice(others)
                 pos_text = turn_embed_text(t["role"], t["role"], t["content"])
                 neg_text = turn_embed_text(neg["role"], neg["role"], neg["content"])
-                pairs.append(("lme", q["question"], pos_text, neg_text))
+                pairs.append(Pair("lme", q["question"], pos_text, neg_text))
     return pairs
-
-
-def batches(pairs: Sequence[Pair], size: int, rng: random.Random) -> list[list[Pair]]:
-    """Batches of one group each, no positive twice in a batch, in random order."""
-    out: list[list[Pair]] = []
-    for group in sorted({p[0] for p in pairs}):
-        mine = [p for p in pairs if p[0] == group]
-        rng.shuffle(mine)
-        cur: list[Pair] = []
-        seen: set[str] = set()
-        for p in mine:
-            if p[2] in seen:
-                continue
-            cur.append(p)
-            seen.add(p[2])
-            if len(cur) == size:
-                out.append(cur)
-                cur, seen = [], set()
-        if cur:
-            out.append(cur)
-    rng.shuffle(out)
-    return out
-
-
-def low_rank(model: Any, rank: int) -> list[tuple[Any, Any, Any, Any]]:
-    """Freeze ``model`` and give each encoder ``Linear`` a trainable ``B @ A`` beside it.
-
-    Returns (layer, A, B, hook handle) tuples; :func:`merge` folds them into the weights.
-    ``B`` starts at zero, so training starts from the model as it is.
-    """
-    import torch
-
-    for p in model.parameters():
-        p.requires_grad_(False)
-    out: list[tuple[Any, Any, Any, Any]] = []
-    for name, layer in model.named_modules():
-        if isinstance(layer, torch.nn.Linear) and ".encoder." in f".{name}":
-            a = torch.nn.Parameter(torch.randn(rank, layer.in_features) / layer.in_features**0.5)
-            b = torch.nn.Parameter(torch.zeros(layer.out_features, rank))
-            hook = layer.register_forward_hook(lambda m, x, y, a=a, b=b: y + (x[0] @ a.T) @ b.T)
-            out.append((layer, a, b, hook))
-    return out
-
-
-def merge(adapters: Sequence[tuple[Any, Any, Any, Any]]) -> int:
-    """Fold each adapter into its layer's weight; returns the adapters' parameter count."""
-    import torch
-
-    n = 0
-    with torch.no_grad():
-        for layer, a, b, hook in adapters:
-            layer.weight += b @ a
-            hook.remove()
-            n += a.numel() + b.numel()
-    return n
-
-
-def train(
-    model: Any, pairs: Sequence[Pair], *, epochs: int, lr: float, size: int, rank: int = 0
-) -> None:
-    """Multiple-negatives ranking loss over in-batch (and hard) negatives.
-
-    ``rank`` > 0 trains low-rank adapters only (:func:`low_rank`), merged at the end: the
-    change to the model is then ``rank x (in + out)`` numbers per layer, small enough to ship.
-    """
-    import torch
-    from torch.nn import functional
-
-    rng = random.Random(0)
-    torch.manual_seed(0)
-    adapters = low_rank(model, rank) if rank > 0 else []
-    params = [p for _, a, b, _ in adapters for p in (a, b)] or list(model.parameters())
-    opt = torch.optim.AdamW(params, lr=lr)
-    model.train()
-
-    def encode(texts: list[str]) -> Any:
-        return functional.normalize(model(model.tokenize(texts))["sentence_embedding"], dim=-1)
-
-    start = time.monotonic()
-    for epoch in range(epochs):
-        total, parts = 0.0, batches(pairs, size, rng)
-        for b in parts:
-            negs = [p[3] for p in b if p[3] is not None]
-            q = encode([p[1] for p in b])
-            d = encode([p[2] for p in b] + negs)
-            loss = functional.cross_entropy(q @ d.T * 20.0, torch.arange(len(b)))
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            total += float(loss.item())
-        took = time.monotonic() - start
-        print(
-            f"epoch {epoch + 1}: loss {total / len(parts):.3f}, {len(parts)} batches, {took:.0f} s"
-        )
-    if adapters:
-        print(f"merged {merge(adapters):,} adapter parameters (rank {rank})")
-    model.eval()
 
 
 def dense_recall(model: Any, convs: Sequence[le.Conversation], k: int = 10) -> float:
@@ -242,35 +146,20 @@ def dense_recall(model: Any, convs: Sequence[le.Conversation], k: int = 10) -> f
     return float(np.mean(recalls))
 
 
-#: The search settings a trained model's profile brings, e5-small-v2's (docs/benchmarks.md, "A
-#: fine-tuned embedder"): it leans on its better cosine (``w_keyword`` 0.15), and its semantic
-#: floors sit 0.1 higher, so that off-topic questions get few hits (LoCoMo: 2.73 hits per search
-#: at MiniLM's floors, 0.38 at these; the tuning conversations' R@10 0.914 -> 0.916).
-PROFILE_SETTINGS: dict[str, float] = {
-    "w_keyword": 0.15,
-    "search_floor": 0.35,
-    "search_floor_confident": 0.55,
-    "search_floor_relaxed": 0.3,
-    "search_floor_time": 0.3,
-}
-
-
 def write_profile(data: str, out: str) -> Path:
-    """Fit the calibration of the model saved in ``out`` and write its profile file there."""
-    from benchmarks.calibrate_model import cosines, fit
+    """Fit the calibration of the model saved in ``out`` and write its profile file there.
+
+    The calibration is fitted as ``benchmarks/calibrate_model.py`` fits e5's: every question of
+    the tuning conversations against every turn, under the trained model and under MiniLM.
+    """
+    from benchmarks.calibrate_model import cosines
     from recollect_graph.nlp.embedder import Embedder
-    from recollect_graph.nlp.model_profiles import (
-        Calibration,
-        ModelProfile,
-        write_profile_file,
-    )
+    from recollect_graph.nlp.finetune import fit_calibration
+    from recollect_graph.nlp.model_profiles import ModelProfile, write_profile_file
 
     convs = le.load(data, list(SPLIT["tuning"]))
-    cal = fit(cosines(Embedder(out), convs), cosines(Embedder(DEFAULT_MODEL), convs))
-    profile = ModelProfile(
-        calibration=Calibration(offset=cal["offset"], scale=cal["scale"]),
-        settings=tuple(sorted(PROFILE_SETTINGS.items())),
-    )
+    cal = fit_calibration(cosines(Embedder(out), convs), cosines(Embedder(DEFAULT_MODEL), convs))
+    profile = ModelProfile(calibration=cal, settings=tuple(sorted(PROFILE_SETTINGS.items())))
     return write_profile_file(Path(out), profile)
 
 
@@ -306,7 +195,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"{len(pairs)} pairs from {args.source}")
     base = SentenceTransformer(path, device="cpu")
     model = SentenceTransformer(path, device="cpu")
-    train(model, pairs, epochs=args.epochs, lr=args.lr, size=args.batch, rank=args.rank)
+    _, merged = train(model, pairs, epochs=args.epochs, lr=args.lr, size=args.batch, rank=args.rank)
+    if merged:
+        print(f"merged {merged:,} adapter parameters (rank {args.rank})")
     model.save(args.out)
     if args.profile:
         print(f"profile: {write_profile(args.data, args.out)}")
