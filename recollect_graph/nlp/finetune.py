@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -247,11 +247,18 @@ def fit_calibration(model: Any, reference: Any) -> Calibration:
     return Calibration(offset=round(float(offset), 3), scale=round(float(scale), 3))
 
 
-def pair_cosines(encode: Callable[[list[str]], Any], queries: list[str], texts: list[str]) -> Any:
-    """Every (query, text) cosine, flattened (``encode`` returns unit vectors)."""
+def pair_cosines(
+    encode: Callable[[list[str]], Any],
+    queries: list[str],
+    texts: list[str],
+    skip: Container[tuple[str, str]] = (),
+) -> Any:
+    """Every (query, text) cosine but the pairs in ``skip``, flattened (unit vectors)."""
     import numpy as np
 
-    return (np.asarray(encode(queries)) @ np.asarray(encode(texts)).T).ravel()
+    cos = np.asarray(encode(queries)) @ np.asarray(encode(texts)).T
+    keep = np.array([[(q, t) not in skip for t in texts] for q in queries], dtype=bool)
+    return cos[keep]
 
 
 def finetune(
@@ -269,7 +276,8 @@ def finetune(
     """Train ``base`` on ``pairs``, save it with its profile in ``out``, and say how it went.
 
     The calibration is fitted on the pairs themselves: at most 300 queries against at most
-    3,000 of the texts, under the trained model and under ``base`` (then through ``base``'s
+    3,000 of the texts, each query's own positives left out, under the trained model and under
+    ``base`` (then through ``base``'s
     own calibration, for a base other than MiniLM). A base that reads prefixed text (e5) is
     refused: the pairs would be trained without them.
     """
@@ -302,9 +310,12 @@ def finetune(
         return lambda t: m.encode(t, batch_size=64, normalize_embeddings=True)
 
     say("fitting the calibration onto the base model's cosines")
+    # a query's own positives are what it was trained towards: their cosines say how well it
+    # learned, not how the model's scale sits against the base's
+    trained = {(p.query, p.positive) for p in pairs}
     onto_base = fit_calibration(
-        pair_cosines(encoder(model), queries, texts),
-        pair_cosines(encoder(reference), queries, texts),
+        pair_cosines(encoder(model), queries, texts, trained),
+        pair_cosines(encoder(reference), queries, texts, trained),
     )
     # the base's own scale maps onto MiniLM's in turn (the identity for MiniLM)
     b = own.calibration
