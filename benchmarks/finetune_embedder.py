@@ -21,12 +21,13 @@ Pairs (``--source``):
 Held-out conversations and LongMemEval's half B are never read for training.
 
 Run: ``.venv/bin/python benchmarks/finetune_embedder.py --data PATH/locomo-dev.json
---out /tmp/minilm-locomo`` (every weight; about 4 minutes on 2 cores), or with ``--rank 16
---lr 5e-4`` for rank-16 adapters (the ``r16`` model of docs/benchmarks.md); then fit its
-calibration (``benchmarks/calibrate_model.py --data PATH /tmp/minilm-locomo``), give it a
-profile with that calibration (``recollect_graph/nlp/model_profiles.py``, keyed by the path),
-and store and search with it:
-``benchmarks/locomo.py --data PATH --embedding-model /tmp/minilm-locomo --backend torch``.
+--out /tmp/minilm-r16 --rank 16 --lr 5e-4 --profile`` (rank-16 adapters, the ``r16`` model of
+docs/benchmarks.md; about 4 minutes on 2 cores; without ``--rank`` every weight trains), which
+saves the model with its profile (calibration fitted on the tuning questions and turns, the
+settings of ``recollect_graph.nlp.finetune.PROFILE_SETTINGS``); then store and search with it:
+``benchmarks/locomo.py --data PATH --embedding-model /tmp/minilm-r16``. ``--pairs-out FILE``
+writes the pairs as JSON lines instead, for ``recollect-graph models train FILE --out DIR`` (the
+same training, its calibration fitted on the pairs).
 """
 
 from __future__ import annotations
@@ -169,7 +170,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--data", required=True, help="a LoCoMo-format JSON file (the dev file)")
     ap.add_argument("--lme", help="LongMemEval_S dev file (.json.gz), for --source lme")
     ap.add_argument("--source", choices=("locomo", "lme"), default="locomo")
-    ap.add_argument("--out", required=True, help="where the trained model is saved")
+    ap.add_argument("--out", help="where the trained model is saved")
+    ap.add_argument(
+        "--pairs-out",
+        help="write the pairs as JSON lines for `recollect-graph models train` and stop",
+    )
     ap.add_argument("--epochs", type=int, default=2)
     ap.add_argument("--lr", type=float, default=2e-5)
     ap.add_argument("--batch", type=int, default=32)
@@ -193,6 +198,19 @@ def main(argv: Sequence[str] | None = None) -> None:
         else lme_pairs(args.lme, random.Random(0))
     )
     print(f"{len(pairs)} pairs from {args.source}")
+    if args.pairs_out:
+        rows = (
+            {"query": p.query, "positive": p.positive, "group": p.group}
+            | ({"negative": p.negative} if p.negative else {})
+            for p in pairs
+        )
+        Path(args.pairs_out).write_text(
+            "".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8"
+        )
+        print(f"wrote {args.pairs_out} (not for the repository: the data's licence holds)")
+        return
+    if not args.out:
+        ap.error("--out is needed to train")
     base = SentenceTransformer(path, device="cpu")
     model = SentenceTransformer(path, device="cpu")
     _, merged = train(model, pairs, epochs=args.epochs, lr=args.lr, size=args.batch, rank=args.rank)
