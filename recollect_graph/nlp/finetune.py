@@ -209,8 +209,11 @@ def train(
     opt = torch.optim.AdamW(params, lr=lr)
     model.train()
 
+    # ``preprocess`` since sentence-transformers 6 (``tokenize`` before, deprecated there)
+    features = getattr(model, "preprocess", None) or model.tokenize
+
     def encode(texts: list[str]) -> Any:
-        return functional.normalize(model(model.tokenize(texts))["sentence_embedding"], dim=-1)
+        return functional.normalize(model(features(texts))["sentence_embedding"], dim=-1)
 
     start = time.monotonic()
     losses: list[float] = []
