@@ -10,6 +10,10 @@ import click
 from recollect_graph.cli.output import emit_json, handle_errors, json_option, progress, table
 from recollect_graph.errors import InvalidInput
 
+#: Below this many pairs `models train` warns that its calibration rests on few texts (a
+#: model trained on 16 pairs scored them at the profile's floors; LoCoMo's 1,576 were fine).
+_FEW_PAIRS = 200
+
 #: The models listed, in order: the packaged default, then the larger or stronger options.
 _NAMES = ("all-MiniLM-L6-v2", "e5-small-v2", "bge-small-en-v1.5", "all-mpnet-base-v2")
 
@@ -186,6 +190,13 @@ def train_cmd(
         },
         "seconds": round(result.seconds, 1),
     }
+    if result.pairs < _FEW_PAIRS:
+        data["warning"] = (
+            f"{result.pairs} pairs: the calibration rests on few texts, and the profile's "
+            "floors may hold back what the model learned; try a few searches, and set "
+            "RECOLLECT_SEARCH_FLOOR* yourself if they come back empty"
+        )
+        click.echo(f"warning: {data['warning']}", err=True)
     if as_json:
         emit_json(data)
         return

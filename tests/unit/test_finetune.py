@@ -116,6 +116,7 @@ def test_models_train_learns_the_pairs_and_writes_a_usable_profile(tmp_path: Pat
     assert report["pairs"] == len(_CODENAMES) and len(report["losses"]) == 6
     assert report["losses"][-1] < report["losses"][0]
     assert report["adapter_parameters"] > 0
+    assert "calibration rests on few texts" in report["warning"]  # 16 pairs
     assert (out / PROFILE_FILE).is_file()
     prof = profile_of(str(out))
     assert dict(prof.settings) == PROFILE_SETTINGS
