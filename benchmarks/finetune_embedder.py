@@ -50,7 +50,7 @@ from benchmarks.locomo_split import SPLIT
 from benchmarks.longmemeval_eval import half
 from recollect_graph.analysis import locomo_eval as le
 from recollect_graph.nlp.embedder import DEFAULT_MODEL, resolve_model_path
-from recollect_graph.nlp.finetune import PROFILE_SETTINGS, TrainingPair, train
+from recollect_graph.nlp.finetune import TrainingPair, train
 from recollect_graph.services.search.query_text import without_names
 from recollect_graph.services.sessions.index import turn_context_text, turn_embed_text
 from recollect_graph.settings import Settings
@@ -155,13 +155,11 @@ def write_profile(data: str, out: str) -> Path:
     """
     from benchmarks.calibrate_model import cosines
     from recollect_graph.nlp.embedder import Embedder
-    from recollect_graph.nlp.finetune import fit_calibration
-    from recollect_graph.nlp.model_profiles import ModelProfile, write_profile_file
+    from recollect_graph.nlp.finetune import fit_calibration, save_profile
 
     convs = le.load(data, list(SPLIT["tuning"]))
     cal = fit_calibration(cosines(Embedder(out), convs), cosines(Embedder(DEFAULT_MODEL), convs))
-    profile = ModelProfile(calibration=cal, settings=tuple(sorted(PROFILE_SETTINGS.items())))
-    return write_profile_file(Path(out), profile)
+    return save_profile(Path(out), cal)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

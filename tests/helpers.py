@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +38,25 @@ def make_settings(base: Path, **overrides: object) -> Settings:
     }
     values.update(overrides)
     return Settings.from_env(environ={}, **values)
+
+
+@contextmanager
+def own_store(base: Path, **overrides: object) -> Iterator[Any]:
+    """A :class:`~recollect_graph.Recollect` on a server of its own under ``base``, stopped after.
+
+    For a module whose store must differ from the session's (another embedding model).
+    """
+    from recollect_graph import Recollect
+    from recollect_graph.db.server import LocalServer
+
+    settings = make_settings(base, **overrides)
+    server = LocalServer(settings)
+    server.start(watch_pid=os.getpid())
+    try:
+        with Recollect.open(settings) as r:
+            yield r
+    finally:
+        server.stop()
 
 
 def data(r: Result) -> Any:

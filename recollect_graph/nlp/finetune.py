@@ -264,6 +264,12 @@ def pair_cosines(
     return cos[keep]
 
 
+def save_profile(directory: Path, calibration: Calibration) -> Path:
+    """Write a trained model's profile: its calibration and :data:`PROFILE_SETTINGS`."""
+    settings = tuple(sorted(PROFILE_SETTINGS.items()))
+    return write_profile_file(directory, ModelProfile(calibration=calibration, settings=settings))
+
+
 def finetune(
     pairs: Sequence[TrainingPair],
     out: Path,
@@ -273,16 +279,14 @@ def finetune(
     lr: float = 5e-4,
     epochs: int = 2,
     batch: int = 32,
-    settings: dict[str, float] | None = None,
     say: Callable[[str], None] = print,
 ) -> FinetuneResult:
     """Train ``base`` on ``pairs``, save it with its profile in ``out``, and say how it went.
 
     The calibration is fitted on the pairs themselves: at most 300 queries against at most
     3,000 of the texts, each query's own positives left out, under the trained model and under
-    ``base`` (then through ``base``'s
-    own calibration, for a base other than MiniLM). A base that reads prefixed text (e5) is
-    refused: the pairs would be trained without them.
+    ``base`` (then through ``base``'s own calibration, for a base other than MiniLM). A base
+    that reads prefixed text (e5) is refused: the pairs would be trained without them.
     """
     if len(pairs) < MIN_PAIRS:
         raise InvalidInput(f"{len(pairs)} pairs; at least {MIN_PAIRS} are needed")
@@ -328,10 +332,7 @@ def finetune(
     )
     out.mkdir(parents=True, exist_ok=True)
     model.save(str(out))
-    chosen = PROFILE_SETTINGS if settings is None else settings
-    write_profile_file(
-        out, ModelProfile(calibration=calibration, settings=tuple(sorted(chosen.items())))
-    )
+    save_profile(out, calibration)
     return FinetuneResult(
         path=out,
         pairs=len(pairs),

@@ -149,9 +149,21 @@ def profile_of(model_name: str) -> ModelProfile:
     if known is not None:
         return known
     file = Path(model_name).expanduser() / PROFILE_FILE
-    if not file.is_file():
+    if not file.is_file() or _loads_elsewhere(model_name):
         return IDENTITY
     return _read_cached(str(file.resolve()), file.stat().st_mtime_ns)
+
+
+def _loads_elsewhere(model_name: str) -> bool:
+    """Whether the embedder loads ``model_name`` from a package, not from a directory so named.
+
+    ``embedder.resolve_model_path`` decides; a directory of that name is then not the model's.
+    """
+    from recollect_graph.nlp.embedder import PACKAGED
+    from recollect_graph.nlp.maven_models import MAVEN
+    from recollect_graph.nlp.packaged_models import PARTED
+
+    return model_name in PACKAGED or model_name in PARTED or model_name in MAVEN
 
 
 @lru_cache(maxsize=16)

@@ -9,7 +9,6 @@ server (torch backend: the ONNX export is exercised by the default model's tests
 
 from __future__ import annotations
 
-import os
 import uuid
 from collections.abc import Iterator
 from dataclasses import replace
@@ -18,23 +17,16 @@ from pathlib import Path
 import pytest
 
 from recollect_graph import Recollect
-from recollect_graph.db.server import LocalServer
 from recollect_graph.nlp.model_profiles import Calibration
-from tests.helpers import make_settings
+from tests.helpers import own_store
 from tests.integration.test_search_floor import CORPUS, OFF_TOPIC
 
 
 @pytest.fixture(scope="module")
 def e5(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Recollect]:
     base: Path = tmp_path_factory.mktemp("neo4j-e5")
-    settings = make_settings(base, embedding_model="e5-small-v2", embedding_backend="torch")
-    server = LocalServer(settings)
-    server.start(watch_pid=os.getpid())
-    try:
-        with Recollect.open(settings) as r:
-            yield r
-    finally:
-        server.stop()
+    with own_store(base, embedding_model="e5-small-v2", embedding_backend="torch") as r:
+        yield r
 
 
 @pytest.fixture(scope="module")

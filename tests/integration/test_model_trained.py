@@ -9,7 +9,6 @@ runs its own server.
 
 from __future__ import annotations
 
-import os
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,9 +16,8 @@ from pathlib import Path
 import pytest
 
 from recollect_graph import Recollect
-from recollect_graph.db.server import LocalServer
 from recollect_graph.nlp.finetune import PROFILE_SETTINGS, finetune, read_pairs
-from tests.helpers import make_settings
+from tests.helpers import own_store
 from tests.unit.test_finetune import _CODENAMES, _pairs_file
 
 _FLOORS = {
@@ -44,14 +42,8 @@ def rg(trained: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Reco
     base = tmp_path_factory.mktemp("neo4j-trained")
     # the floors set here win over the profile's: a model trained on 16 pairs scores its
     # pairs near them, and this module is about the ranking the training gives
-    settings = make_settings(base, embedding_model=str(trained), **_FLOORS)
-    server = LocalServer(settings)
-    server.start(watch_pid=os.getpid())
-    try:
-        with Recollect.open(settings) as r:
-            yield r
-    finally:
-        server.stop()
+    with own_store(base, embedding_model=str(trained), **_FLOORS) as r:
+        yield r
 
 
 def test_the_directory_brings_its_calibration_and_settings(rg: Recollect, trained: Path) -> None:

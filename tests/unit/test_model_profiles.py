@@ -281,3 +281,13 @@ def test_models_show_reads_a_directorys_profile(tmp_path: Path) -> None:
     assert "w_keyword=0.15" in text.stdout
     bad = CliRunner().invoke(cli, ["models", "show", str(tmp_path / "nowhere")], env=env)
     assert bad.exit_code != 0 and "or a directory" in bad.output
+
+
+def test_a_directory_named_like_a_packaged_model_is_not_its_profile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the embedder loads all-MiniLM-L6-v2 from its package, whatever the working directory holds
+    _model_dir(tmp_path, {"settings": {"w_keyword": 0.15}}).rename(tmp_path / "all-MiniLM-L6-v2")
+    monkeypatch.chdir(tmp_path)
+    assert profile_of("all-MiniLM-L6-v2") is IDENTITY
+    assert profile_of("./all-MiniLM-L6-v2").settings == (("w_keyword", 0.15),)
